@@ -1,0 +1,98 @@
+// onyx/core/status.hpp: errors as values.
+//
+// Core, loader and kernels return `[[nodiscard]] status` or `result<T>`; the
+// executor adds node and op context with `with_context`. The public API turns
+// a failed status into `onyx::error` when exceptions are enabled.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace onyx {
+
+enum class errc {
+  ok = 0,
+  invalid_model,     // malformed or truncated file, dangling names, cycles
+  unsupported,       // op, opset or type this build does not have
+  invalid_argument,  // wrong input name, dtype or shape from the caller
+  invalid_graph,     // shapes or types in the graph that do not agree
+  out_of_range,      // an index inside the data is outside its bounds
+  io,                // file could not be read or written
+  internal,
+};
+
+/// Success, or an error code with a message. Cheap to return when ok.
+class [[nodiscard]] status {
+ public:
+  status() = default;
+  status(errc code, std::string message)
+      : error_(std::make_unique<payload>(payload{code, std::move(message)})) {}
+  status(const status& o) : error_(o.error_ ? std::make_unique<payload>(*o.error_) : nullptr) {}
+  status(status&&) noexcept = default;
+  status& operator=(const status& o) { return *this = status(o); }
+  status& operator=(status&&) noexcept = default;
+
+  bool ok() const { return !error_; }
+  explicit operator bool() const { return ok(); }
+  errc code() const { return error_ ? error_->code : errc::ok; }
+  const std::string& message() const {
+    static const std::string empty;
+    return error_ ? error_->message : empty;
+  }
+  /// Prefixes the message with `where: ` (a node, a file), keeping the code.
+  status with_context(const std::string& where) && {
+    if (error_) error_->message = where + ": " + error_->message;
+    return std::move(*this);
+  }
+
+ private:
+  struct payload {
+    errc code;
+    std::string message;
+  };
+  std::unique_ptr<payload> error_;
+};
+
+inline status ok() { return {}; }
+
+/// A value or the status that explains why there is none.
+template <class T> class [[nodiscard]] result {
+ public:
+  result(T value) : v_(std::move(value)) {}
+  result(status s) : v_(std::move(s)) {}
+
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  status error() const& { return ok() ? status{} : std::get<1>(v_); }
+  status error() && { return ok() ? status{} : std::get<1>(std::move(v_)); }
+
+ private:
+  std::variant<T, status> v_;
+};
+
+}  // namespace onyx
+
+/// Returns early from the enclosing function when `expr` (a status) failed.
+#define ONYX_TRY(expr)                  \
+  do {                                  \
+    ::onyx::status onyx_s_ = (expr);    \
+    if (!onyx_s_.ok()) return onyx_s_;  \
+  } while (0)
+
+#define ONYX_CONCAT_(a, b) a##b
+#define ONYX_CONCAT(a, b) ONYX_CONCAT_(a, b)
+/// `ONYX_ASSIGN(auto x, f())`: binds the value of a result or returns its error.
+#define ONYX_ASSIGN(decl, expr) ONYX_ASSIGN_(ONYX_CONCAT(onyx_r_, __LINE__), decl, expr)
+#define ONYX_ASSIGN_(tmp, decl, expr)            \
+  auto tmp = (expr);                             \
+  if (!tmp.ok()) return std::move(tmp).error(); \
+  decl = std::move(tmp).value()

@@ -1,0 +1,162 @@
+// onyx/core/tensor.hpp: dense tensors on a device.
+//
+// A `tensor` is a dtype, extents, a device and a data pointer. It either owns
+// its buffer (shared, 64-byte aligned, released with the last copy) or views
+// memory someone else owns: an arena slot, a memory-mapped weight, a caller's
+// array. Copies are shallow; `clone()` copies the data.
+#pragma once
+
+#include <cassert>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <new>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "onyx/core/dtype.hpp"
+#include "onyx/core/shape.hpp"
+
+namespace onyx {
+
+inline constexpr std::size_t tensor_alignment = 64;
+
+/// Where a value's memory lives. `cpu_test` is a CPU device with memory of its
+/// own, used by tests to exercise copy insertion before a GPU backend exists.
+enum class device_kind : std::uint8_t { cpu = 0, cpu_test = 1, cuda = 2 };
+
+struct device {
+  device_kind kind = device_kind::cpu;
+  std::uint8_t index = 0;
+  friend constexpr bool operator==(device, device) = default;
+};
+
+inline std::string to_string(device d) {
+  const char* n = d.kind == device_kind::cpu ? "cpu" : d.kind == device_kind::cpu_test ? "cpu_test" : "cuda";
+  return std::string(n) + ":" + std::to_string(d.index);
+}
+
+/// 64-byte aligned host memory, zero-sized requests give a valid pointer.
+inline std::shared_ptr<void> allocate_aligned(std::size_t bytes) {
+  std::size_t rounded = (bytes + tensor_alignment - 1) / tensor_alignment * tensor_alignment;
+  void* p = std::aligned_alloc(tensor_alignment, rounded ? rounded : tensor_alignment);
+  if (!p) throw std::bad_alloc();
+  return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+}
+
+class tensor {
+ public:
+  tensor() = default;
+
+  /// An owning tensor; numbers are zero, strings empty.
+  static tensor zeros(dtype t, extents shape, device dev = {}) {
+    tensor r;
+    r.type_ = t;
+    r.shape_ = std::move(shape);
+    r.device_ = dev;
+    auto n = element_count(r.shape_);
+    if (t == dtype::string) {
+      auto* s = new std::string[n ? n : 1];
+      r.buffer_ = std::shared_ptr<void>(s, [](void* q) { delete[] static_cast<std::string*>(q); });
+      r.data_ = s;
+    } else {
+      auto bytes = storage_bytes(t, n);
+      r.buffer_ = allocate_aligned(bytes);
+      r.data_ = r.buffer_.get();
+      std::memset(r.data_, 0, bytes);
+    }
+    return r;
+  }
+
+  /// A non-owning tensor over `data`, which must outlive it.
+  static tensor view(void* data, dtype t, extents shape, device dev = {}) {
+    tensor r;
+    r.data_ = data;
+    r.type_ = t;
+    r.shape_ = std::move(shape);
+    r.device_ = dev;
+    return r;
+  }
+  /// A tensor over memory kept alive by `owner`.
+  static tensor adopt(std::shared_ptr<void> owner, void* data, dtype t, extents shape) {
+    tensor r = view(data, t, std::move(shape));
+    r.buffer_ = std::move(owner);
+    return r;
+  }
+
+  /// An owning tensor holding a copy of `values`.
+  template <class T> static tensor from(std::span<const T> values, extents shape) {
+    static_assert(dtype_of<T> != dtype::undefined, "no ONNX element type for this C++ type");
+    assert(static_cast<std::int64_t>(values.size()) == element_count(shape));
+    tensor r = zeros(dtype_of<T>, std::move(shape));
+    if constexpr (std::is_same_v<T, bool>)
+      for (std::size_t i = 0; i < values.size(); ++i) r.data<bool>()[i] = values[i];
+    else
+      std::memcpy(r.data_, values.data(), values.size() * sizeof(T));
+    return r;
+  }
+  template <class T> static tensor from(std::initializer_list<T> values, extents shape) {
+    return from(std::span<const T>(values.begin(), values.size()), std::move(shape));
+  }
+  template <class T> static tensor from(const std::vector<T>& values, extents shape) {
+    if constexpr (std::is_same_v<T, bool>) {
+      std::unique_ptr<bool[]> tmp(new bool[values.size()]);
+      std::copy(values.begin(), values.end(), tmp.get());
+      return from(std::span<const bool>(tmp.get(), values.size()), std::move(shape));
+    } else {
+      return from(std::span<const T>(values), std::move(shape));
+    }
+  }
+  template <class T> static tensor scalar(T v) { return from(std::span<const T>(&v, 1), {}); }
+
+  dtype type() const { return type_; }
+  const extents& shape() const { return shape_; }
+  std::size_t rank() const { return shape_.size(); }
+  std::int64_t dim(std::size_t i) const { return shape_[i]; }
+  std::int64_t size() const { return element_count(shape_); }
+  std::size_t bytes() const { return storage_bytes(type_, size()); }
+  device where() const { return device_; }
+  bool empty() const { return type_ == dtype::undefined; }
+  bool owns() const { return buffer_ != nullptr; }
+
+  void* raw() { return data_; }
+  const void* raw() const { return data_; }
+  template <class T> T* data() {
+    assert(type_ == dtype_of<T> || type_ == dtype::undefined || sizeof(T) * 8 == static_cast<std::size_t>(bit_width(type_)));
+    return static_cast<T*>(data_);
+  }
+  template <class T> const T* data() const { return const_cast<tensor*>(this)->data<T>(); }
+  template <class T> std::span<T> values() { return {data<T>(), static_cast<std::size_t>(size())}; }
+  template <class T> std::span<const T> values() const { return {data<T>(), static_cast<std::size_t>(size())}; }
+
+  /// Same data, other extents (element count must match).
+  tensor reshaped(extents shape) const {
+    tensor r = *this;
+    r.shape_ = std::move(shape);
+    return r;
+  }
+  /// A deep copy into owned memory on `dev`.
+  tensor clone(device dev = {}) const {
+    tensor r = zeros(type_, shape_, dev);
+    if (type_ == dtype::string)
+      std::copy_n(data<std::string>(), size(), r.data<std::string>());
+    else
+      std::memcpy(r.data_, data_, bytes());
+    return r;
+  }
+  void set_device(device d) { device_ = d; }
+
+ private:
+  std::shared_ptr<void> buffer_;
+  void* data_ = nullptr;
+  dtype type_ = dtype::undefined;
+  extents shape_;
+  device device_;
+};
+
+template <> inline constexpr dtype dtype_of<std::string> = dtype::string;
+
+}  // namespace onyx
