@@ -1,0 +1,162 @@
+// onyx/registry/detail/build.hpp: compile-time construction of the tables.
+//
+// Boost.Hana does the linear work over the op list (uniqueness, the op-struct
+// checks, unpacking into an array). The crossing with backends and type
+// signatures is plain pack expansion into constexpr arrays of function
+// pointers: crossing them as Hana types costs minutes at 50 ops.
+#pragma once
+
+#include <boost/hana/all_of.hpp>
+#include <boost/hana/length.hpp>
+#include <boost/hana/set.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/type.hpp>
+#include <boost/hana/unpack.hpp>
+#include <utility>
+
+#include "onyx/registry/op_info.hpp"
+
+namespace onyx::registry_detail {
+
+namespace hana = boost::hana;
+
+/// What every op struct must declare.
+template <class Op>
+concept op_struct = requires {
+  { Op::domain } -> std::convertible_to<std::string_view>;
+  { Op::name } -> std::convertible_to<std::string_view>;
+  { Op::since } -> std::convertible_to<int>;
+  { Op::until } -> std::convertible_to<int>;
+  { Op::inputs } -> std::convertible_to<ops::arity>;
+  { Op::outputs } -> std::convertible_to<ops::arity>;
+  typename Op::attributes;
+};
+
+template <class Op> constexpr auto signature_slots() {
+  if constexpr (requires { Op::signature; })
+    return Op::signature;
+  else
+    return std::array{ops::in(0)};
+}
+template <class Op> inline constexpr auto slots_v = signature_slots<Op>();
+
+/// The cross product of a kernel's per-slot dtype sets, as signatures.
+template <class K> constexpr auto signatures() {
+  constexpr auto types = K::types;
+  constexpr std::size_t total = [&] {
+    std::size_t n = 1;
+    for (auto s : types) n *= static_cast<std::size_t>(s.size());
+    return n;
+  }();
+  std::array<ops::signature, total> out{};
+  for (std::size_t i = 0; i < total; ++i) {
+    std::size_t rest = i;
+    out[i].n = static_cast<int>(types.size());
+    for (std::size_t s = types.size(); s-- > 0;) {
+      auto count = static_cast<std::size_t>(types[s].size());
+      out[i].t[s] = types[s][static_cast<int>(rest % count)];
+      rest /= count;
+    }
+  }
+  return out;
+}
+template <class K> inline constexpr auto signatures_v = signatures<K>();
+
+template <class Op, class B, ops::signature S> status run_thunk(const kernel_call& c) {
+  return kernel<Op, B>::template run<S>(static_cast<const call<Op>&>(c));
+}
+
+template <class Op, class B, ops::signature S>
+result<std::shared_ptr<const void>> prepare_thunk(const prepare_info_base& p) {
+  using K = kernel<Op, B>;
+  auto r = K::template prepare<S>(static_cast<const prepare_info<Op>&>(p));
+  if (!r.ok()) return std::move(r).error();
+  return std::shared_ptr<const void>(std::make_shared<typename K::state>(std::move(r).value()));
+}
+
+template <class Op, class B, ops::signature S> constexpr prepare_fn prepare_for() {
+  if constexpr (requires { typename kernel<Op, B>::state; })
+    return &prepare_thunk<Op, B, S>;
+  else
+    return nullptr;
+}
+
+template <class Op, class B, std::size_t... I> constexpr auto make_entries(std::index_sequence<I...>) {
+  constexpr auto& sigs = signatures_v<kernel<Op, B>>;
+  return std::array<kernel_entry, sizeof...(I)>{
+      kernel_entry{sigs[I].key(), sigs[I], &run_thunk<Op, B, sigs[I]>, prepare_for<Op, B, sigs[I]>()}...};
+}
+
+template <class Op, class B> constexpr auto entries_for() {
+  if constexpr (has_kernel<Op, B>) {
+    static_assert(kernel<Op, B>::types.size() == slots_v<Op>.size(),
+                  "a kernel declares one dtype set per slot of its op's signature");
+    return make_entries<Op, B>(std::make_index_sequence<signatures_v<kernel<Op, B>>.size()>{});
+  } else {
+    return std::array<kernel_entry, 0>{};
+  }
+}
+template <class Op, class B> inline constexpr auto entries_v = entries_for<Op, B>();
+
+template <class B> inline constexpr backend_info backend_info_v{
+    B::name, B::device, [] {
+      if constexpr (requires { &B::to_host; }) return &B::to_host;
+      else return copy_fn{nullptr};
+    }(),
+    [] {
+      if constexpr (requires { &B::from_host; }) return &B::from_host;
+      else return copy_fn{nullptr};
+    }()};
+
+template <class Op, class... Bs> inline constexpr std::array<backend_kernels, sizeof...(Bs)> kernels_v{
+    backend_kernels{&backend_info_v<Bs>, std::span<const kernel_entry>(entries_v<Op, Bs>)}...};
+
+template <class Op> result<std::shared_ptr<const void>> parse(const std::vector<graph::attribute>& a) {
+  auto r = graph::parse_attributes<typename Op::attributes>(a);
+  if (!r.ok()) return std::move(r).error();
+  return std::shared_ptr<const void>(std::make_shared<typename Op::attributes>(std::move(r).value()));
+}
+template <class Op> status infer(const void* attrs, ops::infer_context& c) {
+  return Op::infer(*static_cast<const typename Op::attributes*>(attrs), c);
+}
+template <class Op> status expand(const void* attrs, ops::expand_context& c) {
+  return Op::expand(*static_cast<const typename Op::attributes*>(attrs), c);
+}
+
+template <class Op, class... Bs> constexpr op_info make_op_info() {
+  return op_info{Op::domain,
+                 Op::name,
+                 Op::since,
+                 Op::until,
+                 Op::inputs,
+                 Op::outputs,
+                 std::span<const ops::slot>(slots_v<Op>),
+                 &parse<Op>,
+                 &infer<Op>,
+                 [] {
+                   if constexpr (requires { &Op::expand; }) return &expand<Op>;
+                   else return static_cast<status (*)(const void*, ops::expand_context&)>(nullptr);
+                 }(),
+                 std::span<const backend_kernels>(kernels_v<Op, Bs...>)};
+}
+
+/// True when no two ops share a name and domain with overlapping opset ranges.
+template <std::size_t N> constexpr bool ranges_disjoint(const std::array<op_info, N>& ops) {
+  for (std::size_t i = 0; i < N; ++i)
+    for (std::size_t j = i + 1; j < N; ++j)
+      if (ops[i].name == ops[j].name && ops[i].domain == ops[j].domain && ops[i].since <= ops[j].until &&
+          ops[j].since <= ops[i].until)
+        return false;
+  return true;
+}
+
+template <class... Ops> struct op_checks {
+  static constexpr auto list = hana::tuple_t<Ops...>;
+  static_assert(hana::all_of(list, [](auto t) { return hana::bool_c<op_struct<typename decltype(t)::type>>; }),
+                "every listed op must be an op struct (domain, name, since, until, inputs, outputs, attributes)");
+  static_assert(hana::length(hana::to_set(list)) == hana::length(list), "an op is listed twice");
+};
+
+template <class OpList, class BackendList> struct tables;
+
+}  // namespace onyx::registry_detail

@@ -1,0 +1,105 @@
+// onyx/registry/kernel.hpp: the one ABI every kernel implements.
+//
+//   template <> struct kernel<ops::Relu, cpu> {
+//     static constexpr std::array types{dtypes::floats};       // one set per signature slot
+//     template <ops::signature S> static status run(const call<ops::Relu>&);
+//     // optional: using state = ...;
+//     //           template <ops::signature S> static result<state> prepare(const prepare_info<ops::Relu>&);
+//   };
+//
+// A kernel is keyed by (op, backend, type signature). The registry crosses the
+// per-slot dtype sets into signatures and instantiates `run<S>` for each; a
+// kernel that is not listed is never instantiated.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "onyx/core/status.hpp"
+#include "onyx/core/value.hpp"
+#include "onyx/ops/op.hpp"
+
+namespace onyx {
+
+class thread_pool;
+
+/// Primary template: no kernel. Backends specialize it per op.
+template <class Op, class Backend> struct kernel;
+
+template <class Op, class Backend>
+concept has_kernel = requires { kernel<Op, Backend>::types; };
+
+/// The CPU backend. ISA selection happens inside it, by CPUID.
+struct cpu {
+  static constexpr std::string_view name = "cpu";
+  static constexpr device_kind device = device_kind::cpu;
+};
+
+/// Per-run services a kernel may use.
+class kernel_context {
+ public:
+  virtual ~kernel_context() = default;
+  virtual const thread_pool* pool() const = 0;
+  /// Allocates an output whose shape only the kernel can know (NonZero, ...).
+  virtual tensor allocate(dtype t, const extents& shape) = 0;
+  /// Runs subgraph `index` of the current node (If/Loop/Scan bodies).
+  virtual status run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) = 0;
+};
+
+/// One kernel invocation: attributes, prepared state, inputs and outputs.
+class kernel_call {
+ public:
+  const void* attrs_ = nullptr;
+  const void* state_ = nullptr;
+  std::span<value* const> in_;
+  std::span<value* const> out_;
+  kernel_context* ctx_ = nullptr;
+
+  int input_count() const { return static_cast<int>(in_.size()); }
+  int output_count() const { return static_cast<int>(out_.size()); }
+  bool has_input(int i) const { return i < input_count() && in_[i] && !in_[i]->is_none(); }
+  const tensor& input(int i) const { return in_[i]->as_tensor(); }
+  const value& input_value(int i) const { return *in_[i]; }
+  bool has_output(int i) const { return i < output_count() && out_[i]; }
+  /// The output planned by the executor (shape and memory already set).
+  tensor& output(int i) const { return out_[i]->as_tensor(); }
+  value& output_value(int i) const { return *out_[i]; }
+  /// Allocates output `i` with a shape decided by the kernel.
+  tensor& allocate_output(int i, dtype t, const extents& shape) const {
+    *out_[i] = ctx_->allocate(t, shape);
+    return out_[i]->as_tensor();
+  }
+  kernel_context& context() const { return *ctx_; }
+  const thread_pool* pool() const { return ctx_->pool(); }
+  template <class State> const State& state() const { return *static_cast<const State*>(state_); }
+};
+
+template <class Op> class call : public kernel_call {
+ public:
+  const typename Op::attributes& attrs() const { return *static_cast<const typename Op::attributes*>(attrs_); }
+};
+
+/// What `prepare` sees: once per node, before any run.
+class prepare_info_base {
+ public:
+  const void* attrs_ = nullptr;
+  std::span<const ops::value_type> inputs_;
+  std::span<const tensor* const> constants_;  // null where the input is not constant
+  const thread_pool* pool_ = nullptr;
+
+  const ops::value_type& input(int i) const { return inputs_[i]; }
+  int input_count() const { return static_cast<int>(inputs_.size()); }
+  /// Input `i` when it is a constant (an initializer), else nullptr.
+  const tensor* constant(int i) const { return i < static_cast<int>(constants_.size()) ? constants_[i] : nullptr; }
+  const thread_pool* pool() const { return pool_; }
+};
+
+template <class Op> class prepare_info : public prepare_info_base {
+ public:
+  const typename Op::attributes& attrs() const { return *static_cast<const typename Op::attributes*>(attrs_); }
+};
+
+}  // namespace onyx

@@ -1,0 +1,99 @@
+// onyx/registry/op_info.hpp: what the runtime knows about a registered op.
+//
+// The registry template turns each op struct and its kernels into one
+// `op_info` in a constant table. Everything after it (loader, passes, planner,
+// executor) is ordinary non-template code over `op_table`, compiled once.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onyx/registry/kernel.hpp"
+
+namespace onyx {
+
+using run_fn = status (*)(const kernel_call&);
+using prepare_fn = result<std::shared_ptr<const void>> (*)(const prepare_info_base&);
+
+struct kernel_entry {
+  std::uint32_t key;  // ops::signature::key()
+  ops::signature sig;
+  run_fn run;
+  prepare_fn prepare;  // null when the kernel needs no preparation
+};
+
+/// Host <-> device copies a non-host backend provides.
+using copy_fn = status (*)(const tensor& from, tensor& to);
+
+struct backend_info {
+  std::string_view name;
+  device_kind device;
+  copy_fn to_host;    // null for host devices that share memory
+  copy_fn from_host;
+};
+
+/// One op's kernels on one backend.
+struct backend_kernels {
+  const backend_info* backend;
+  std::span<const kernel_entry> entries;
+
+  const kernel_entry* find(std::uint32_t key) const {
+    for (auto& e : entries)
+      if (e.key == key) return &e;
+    return nullptr;
+  }
+};
+
+struct op_info {
+  std::string_view domain;
+  std::string_view name;
+  int since;
+  int until;
+  ops::arity inputs;
+  ops::arity outputs;
+  std::span<const ops::slot> signature;
+  result<std::shared_ptr<const void>> (*parse)(const std::vector<graph::attribute>&);
+  status (*infer)(const void* attrs, ops::infer_context&);
+  status (*expand)(const void* attrs, ops::expand_context&);  // null: no decomposition
+  std::span<const backend_kernels> kernels;                   // in backend preference order
+
+  bool has_kernels() const {
+    for (auto& k : kernels)
+      if (!k.entries.empty()) return true;
+    return false;
+  }
+  std::string qualified_name() const {
+    return domain.empty() ? std::string(name) : std::string(domain) + "." + std::string(name);
+  }
+};
+
+/// The ops and backends a registry holds, as plain data.
+struct op_table {
+  std::span<const op_info> ops;
+  std::span<const backend_info* const> backends;
+
+  /// The op whose opset range holds `opset`, or nullptr.
+  const op_info* find(std::string_view domain, std::string_view name, int opset) const {
+    for (auto& op : ops)
+      if (op.name == name && op.domain == domain && op.since <= opset && opset <= op.until) return &op;
+    return nullptr;
+  }
+  /// Any version of the op, for error messages that tell "wrong opset" from "unknown op".
+  const op_info* find_any(std::string_view domain, std::string_view name) const {
+    for (auto& op : ops)
+      if (op.name == name && op.domain == domain) return &op;
+    return nullptr;
+  }
+  /// The op at its latest semantics.
+  const op_info* latest(std::string_view domain, std::string_view name) const {
+    const op_info* best = nullptr;
+    for (auto& op : ops)
+      if (op.name == name && op.domain == domain && (!best || op.since > best->since)) best = &op;
+    return best;
+  }
+};
+
+}  // namespace onyx

@@ -1,0 +1,131 @@
+// test/unit/op_harness.hpp: runs one op's kernel outside any graph.
+//
+// `run_op<ops::Add>({a, b})` parses attributes, runs the op's inference on the
+// actual inputs, allocates the outputs it inferred, finds the kernel for the
+// inputs' type signature on the backend and runs it. Op unit tests compare
+// its outputs against a plain reference.
+#pragma once
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <random>
+
+#include "onyx/registry/registry.hpp"
+#include "onyx/runtime/thread_pool.hpp"
+
+namespace onyx::test {
+
+struct harness_infer final : ops::infer_context {
+  std::vector<ops::value_type> in_types;
+  std::vector<const tensor*> in_values;
+  std::vector<ops::value_type> out_types;
+  std::vector<std::optional<tensor>> out_values;
+  std::string node = "test_node";
+
+  int input_count() const override { return static_cast<int>(in_types.size()); }
+  int output_count() const override { return static_cast<int>(out_types.size()); }
+  bool has_input(int i) const override { return i < input_count() && in_values[i] != nullptr; }
+  const ops::value_type& input(int i) const override { return in_types[i]; }
+  const tensor* input_value(int i) const override { return in_values[i]; }
+  void set_output(int i, ops::value_type t) override { out_types[i] = std::move(t); }
+  void set_output_value(int i, tensor v) override { out_values[i] = std::move(v); }
+  const std::string& node_name() const override { return node; }
+};
+
+struct harness_context final : kernel_context {
+  const thread_pool* pool_ = nullptr;
+  const thread_pool* pool() const override { return pool_; }
+  tensor allocate(dtype t, const extents& shape) override { return tensor::zeros(t, shape); }
+  status run_subgraph(int, std::span<const value>, std::vector<value>&) override {
+    return status(errc::unsupported, "no subgraphs in the op harness");
+  }
+};
+
+/// Runs `Op` on `inputs` (an empty tensor stands for an omitted optional input).
+template <class Op, class Backend = cpu>
+result<std::vector<tensor>> run_op(const std::vector<tensor>& inputs, const std::vector<graph::attribute>& attrs = {},
+                                   int outputs = 1, const thread_pool* pool = nullptr) {
+  using reg = registry<op_list<Op>, backend_list<Backend>>;
+  const op_info& op = reg::ops[0];
+  ONYX_ASSIGN(auto parsed, op.parse(attrs));
+
+  harness_infer inf;
+  for (auto& t : inputs) {
+    inf.in_types.push_back(ops::value_type{value_kind::tensor, t.type(), sym_shape(t.shape())});
+    inf.in_values.push_back(t.empty() ? nullptr : &t);
+  }
+  inf.out_types.resize(outputs);
+  inf.out_values.resize(outputs);
+  ONYX_TRY(op.infer(parsed.get(), inf));
+
+  ops::signature sig;
+  sig.n = static_cast<int>(op.signature.size());
+  for (int i = 0; i < sig.n; ++i) {
+    auto s = op.signature[i];
+    sig.t[i] = s.output ? inf.out_types[s.index].type : inputs[s.index].type();
+  }
+  const kernel_entry* k = op.kernels[0].find(sig.key());
+  if (!k) return status(errc::unsupported, std::string(op.name) + " has no kernel for " + ops::to_string(sig));
+
+  std::vector<value> out_values(outputs);
+  for (int i = 0; i < outputs; ++i)
+    if (auto e = inf.out_types[i].shape.concrete_extents()) out_values[i] = tensor::zeros(inf.out_types[i].type, *e);
+
+  std::shared_ptr<const void> state;
+  if (k->prepare) {
+    prepare_info_base p;
+    p.attrs_ = parsed.get();
+    p.inputs_ = inf.in_types;
+    p.constants_ = inf.in_values;
+    p.pool_ = pool;
+    ONYX_ASSIGN(state, k->prepare(p));
+  }
+  std::vector<value> in_values;
+  for (auto& t : inputs) in_values.push_back(t.empty() ? value{} : value{t});
+  std::vector<value*> in_ptrs, out_ptrs;
+  for (auto& v : in_values) in_ptrs.push_back(&v);
+  for (auto& v : out_values) out_ptrs.push_back(&v);
+  harness_context ctx;
+  ctx.pool_ = pool;
+  kernel_call c;
+  c.attrs_ = parsed.get();
+  c.state_ = state.get();
+  c.in_ = in_ptrs;
+  c.out_ = out_ptrs;
+  c.ctx_ = &ctx;
+  ONYX_TRY(k->run(c));
+  std::vector<tensor> result;
+  for (auto& v : out_values) result.push_back(v.is_tensor() ? v.as_tensor() : tensor{});
+  return result;
+}
+
+/// Deterministic values uniform in [lo, hi).
+template <class T> std::vector<T> random_values(std::size_t n, double lo = -1, double hi = 1, unsigned seed = 42) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> d(lo, hi);
+  std::vector<T> v(n);
+  for (auto& x : v) x = static_cast<T>(d(gen));
+  return v;
+}
+
+/// |a - b| <= atol + rtol * |b| element-wise (ONNX's own test rule), NaN == NaN.
+template <class T>
+void require_close(const tensor& actual, const std::vector<T>& expected, double rtol = 1e-5, double atol = 1e-6) {
+  REQUIRE(actual.size() == static_cast<std::int64_t>(expected.size()));
+  auto a = actual.values<T>();
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    double x = static_cast<double>(a[i]), y = static_cast<double>(expected[i]);
+    if (std::isnan(x) && std::isnan(y)) continue;
+    INFO("element " << i << ": actual " << x << ", expected " << y);
+    REQUIRE(std::abs(x - y) <= atol + rtol * std::abs(y));
+  }
+}
+
+inline graph::attribute attr(std::string name, std::int64_t v) { return {std::move(name), v}; }
+inline graph::attribute attr(std::string name, int v) { return {std::move(name), std::int64_t{v}}; }
+inline graph::attribute attr(std::string name, float v) { return {std::move(name), v}; }
+inline graph::attribute attr(std::string name, std::string v) { return {std::move(name), std::move(v)}; }
+inline graph::attribute attr(std::string name, std::vector<std::int64_t> v) { return {std::move(name), std::move(v)}; }
+inline graph::attribute attr(std::string name, std::vector<float> v) { return {std::move(name), std::move(v)}; }
+
+}  // namespace onyx::test
