@@ -6,6 +6,7 @@
 // array. Copies are shallow; `clone()` copies the data.
 #pragma once
 
+#include <algorithm>
 #include <cassert>
 #include <cstdlib>
 #include <cstring>

@@ -25,7 +25,8 @@ struct graph;  // subgraph bodies (If, Loop, Scan)
 struct attribute {
   std::string name;
   std::variant<std::int64_t, float, std::string, tensor, std::shared_ptr<const graph>, std::vector<std::int64_t>,
-               std::vector<float>, std::vector<std::string>, std::vector<tensor>>
+               std::vector<float>, std::vector<std::string>, std::vector<tensor>,
+               std::vector<std::shared_ptr<const graph>>>
       data;
 };
 

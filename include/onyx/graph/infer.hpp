@@ -1,0 +1,134 @@
+// onyx/graph/infer.hpp: types, shapes and small values for every value.
+//
+// Runs each node's `infer` in order. The same pass serves two purposes:
+//  - symbolic, at session creation (dims may be named symbols), which fixes
+//    every value's dtype so kernels can be bound;
+//  - concrete, once per input-shape signature, which gives every planned
+//    value its extents.
+// Values are propagated too: when every input of a node is known (a constant,
+// or itself propagated) and its outputs are small, the node is evaluated by
+// its kernel through `evaluate`, so Shape -> Gather -> Concat -> Reshape
+// chains resolve to constants without per-op propagation code. Shape's own
+// infer turns a concrete shape into a value.
+#pragma once
+
+#include <functional>
+
+#include "onyx/graph/ir.hpp"
+
+namespace onyx::graph {
+
+/// What inference knows about each value of one graph.
+struct inferred {
+  std::vector<ops::value_type> types;
+  std::vector<std::optional<tensor>> known;  // propagated or constant values
+};
+
+/// Runs `n` on known inputs (the runtime's kernels); used to propagate values.
+using evaluate_fn = std::function<result<std::vector<tensor>>(const node& n, std::span<const tensor* const> inputs,
+                                                                const inferred& state)>;
+
+/// Largest output (elements) that inference evaluates to propagate a value.
+inline constexpr std::int64_t propagate_limit = 1024;
+
+namespace infer_detail {
+
+class context final : public ops::infer_context {
+ public:
+  context(const node& n, inferred& st) : n_(n), st_(st) {
+    outs_.resize(n.outputs.size());
+    vals_.resize(n.outputs.size());
+  }
+  int input_count() const override { return static_cast<int>(n_.inputs.size()); }
+  int output_count() const override { return static_cast<int>(n_.outputs.size()); }
+  bool has_input(int i) const override { return i < input_count() && n_.inputs[i] >= 0; }
+  const ops::value_type& input(int i) const override {
+    static const ops::value_type none{value_kind::none};
+    return has_input(i) ? st_.types[n_.inputs[i]] : none;
+  }
+  const tensor* input_value(int i) const override {
+    if (!has_input(i)) return nullptr;
+    auto& k = st_.known[n_.inputs[i]];
+    return k ? &*k : nullptr;
+  }
+  void set_output(int i, ops::value_type t) override {
+    if (i < output_count()) outs_[i] = std::move(t);
+  }
+  void set_output_value(int i, tensor v) override {
+    if (i < output_count()) vals_[i] = std::move(v);
+  }
+  const std::string& node_name() const override { return n_.name; }
+
+  std::vector<ops::value_type> outs_;
+  std::vector<std::optional<tensor>> vals_;
+
+ private:
+  const node& n_;
+  inferred& st_;
+};
+
+}  // namespace infer_detail
+
+/// Starts a state from the graph's own declarations and constants.
+inline inferred initial_state(const graph& g) {
+  inferred st;
+  st.types.reserve(g.values.size());
+  for (auto& v : g.values) {
+    st.types.push_back(v.type);
+    st.known.push_back(v.constant);
+  }
+  return st;
+}
+
+/// Infers node `n` into `st`: types and shapes, then (when possible) values.
+inline status infer_node(const node& n, inferred& st, const evaluate_fn& evaluate) {
+  infer_detail::context c(n, st);
+  ONYX_TRY(n.op->infer(n.attrs.get(), c));
+  for (std::size_t i = 0; i < n.outputs.size(); ++i) {
+    int id = n.outputs[i];
+    if (id < 0) continue;
+    auto& t = c.outs_[i];
+    if (t.type == dtype::undefined && t.kind == value_kind::tensor)
+      return status(errc::internal, "inference did not set output " + std::to_string(i));
+    // Keep a declared shape where inference knows less.
+    if (!t.shape.rank_known && st.types[id].shape.rank_known && st.types[id].type == t.type)
+      t.shape = st.types[id].shape;
+    st.types[id] = std::move(t);
+    if (c.vals_[i]) st.known[id] = std::move(c.vals_[i]);
+  }
+  if (!evaluate) return ok();
+  // Propagate: every present input known, every output small and concrete.
+  std::vector<const tensor*> ins;
+  for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+    const tensor* t = c.input_value(static_cast<int>(i));
+    if (n.inputs[i] >= 0 && !t) return ok();
+    ins.push_back(t);
+  }
+  if (!n.subgraphs.empty()) return ok();
+  for (int id : n.outputs) {
+    if (id < 0) continue;
+    if (st.known[id]) continue;
+    auto e = st.types[id].shape.concrete_extents();
+    if (!e || element_count(*e) > propagate_limit || st.types[id].kind != value_kind::tensor) return ok();
+  }
+  bool all_known = true;
+  for (int id : n.outputs)
+    if (id >= 0 && !st.known[id]) all_known = false;
+  if (all_known) return ok();
+  auto outs = evaluate(n, ins, st);
+  if (!outs.ok()) return ok();  // no kernel for it: the value stays unknown
+  for (std::size_t i = 0; i < n.outputs.size() && i < outs->size(); ++i)
+    if (n.outputs[i] >= 0 && !(*outs)[i].empty()) st.known[n.outputs[i]] = std::move((*outs)[i]);
+  return ok();
+}
+
+/// Infers every node of `g` in order; errors name the node and its op.
+inline status infer_graph(const graph& g, inferred& st, const evaluate_fn& evaluate) {
+  for (const auto& n : g.nodes) {
+    status s = infer_node(n, st, evaluate);
+    if (!s.ok()) return std::move(s).with_context(n.label());
+  }
+  return ok();
+}
+
+}  // namespace onyx::graph

@@ -1,0 +1,70 @@
+// onyx/graph/ir.hpp: the graph every pipeline stage reads and rewrites.
+//
+// Values are numbered; nodes refer to them by index (-1: an omitted optional
+// input). A value may carry a constant (an initializer, a Constant node's
+// tensor, or a folded result). Subgraphs (If/Loop/Scan bodies) are graphs of
+// their own; the values they read from enclosing scopes are listed in
+// `captures` and become explicit inputs of the node that owns them, so
+// liveness analysis sees them.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "onyx/graph/attribute.hpp"
+#include "onyx/registry/op_info.hpp"
+
+namespace onyx::graph {
+
+struct value_info {
+  std::string name;
+  ops::value_type type;               // declared in the model, refined by inference
+  std::optional<tensor> constant;     // initializer, Constant, or folded
+  bool declared_shape = false;        // the model stated a shape for it
+};
+
+struct node {
+  std::string name;     // the model's node name, or a generated one
+  std::string op_type;  // as written in the model, for messages
+  std::string domain;
+  const op_info* op = nullptr;
+  std::shared_ptr<const void> attrs;         // the op's parsed `attributes`
+  std::vector<attribute> raw_attrs;          // as loaded (expand and folding re-read them)
+  std::vector<int> inputs;                   // value ids, -1 = omitted
+  std::vector<int> outputs;                  // value ids, -1 = omitted
+  std::vector<std::shared_ptr<const graph>> subgraphs;  // graph attributes, in order
+
+  /// `Conv 'conv1'`: how messages name a node.
+  std::string label() const { return op_type + " '" + name + "'"; }
+};
+
+struct graph {
+  std::string name;
+  std::vector<value_info> values;
+  std::vector<node> nodes;  // topologically sorted
+  std::vector<int> inputs;  // graph inputs the caller feeds
+  std::vector<int> outputs;
+  std::vector<int> captures;  // values named here but defined in an enclosing scope
+
+  int add_value(std::string name, ops::value_type t = {}) {
+    values.push_back(value_info{std::move(name), std::move(t), std::nullopt, false});
+    return static_cast<int>(values.size()) - 1;
+  }
+  int find(std::string_view value_name) const {
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (values[i].name == value_name) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+struct model {
+  std::shared_ptr<graph> main;
+  std::map<std::string, int, std::less<>> opsets;  // domain ("" = ai.onnx) -> version
+  std::int64_t ir_version = 0;
+  std::string producer;
+};
+
+}  // namespace onyx::graph
