@@ -245,6 +245,11 @@ TEST_CASE("tensor_from_proto rejects malformed tensors, naming them", "[tensor_p
     p.set_dims(1, std::int64_t{1} << 40);
     expect_error(p, errc::invalid_model, "too many elements");
   }
+  SECTION("a huge shape with no data is refused before anything is allocated") {
+    p.set_dims(0, std::int64_t{1} << 27);
+    p.set_dims(1, std::int64_t{1} << 27);
+    expect_error(p, errc::invalid_model, "float_data (values) has 0");
+  }
   SECTION("raw_data of the wrong size") {
     p.set_raw_data(std::string(20, '\0'));
     expect_error(p, errc::invalid_model, "raw_data (bytes) has 20, expected 24 for float32 2x3");
@@ -531,5 +536,16 @@ TEST_CASE("files from the ONNX backend suite", "[tensor_proto]") {
     auto none = read_value_file(suite / "test_optional_has_element_empty_optional_input/test_data_set_0/input_0.pb");
     REQUIRE(none.ok());
     CHECK((none->is_optional() && none->is_none()));
+  }
+  SECTION("every .pb file in node/ reads with proto_kind::any") {
+    int files = 0, failures = 0;
+    for (const auto& e : fs::recursive_directory_iterator(suite)) {
+      if (e.path().extension() != ".pb") continue;
+      ++files;
+      auto v = read_value_file(e.path());
+      if (!v.ok() && ++failures <= 5) UNSCOPED_INFO(v.error().message());
+    }
+    CHECK(files > 1000);
+    CHECK(failures == 0);
   }
 }

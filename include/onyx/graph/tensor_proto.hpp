@@ -234,11 +234,13 @@ inline result<tensor> tensor_from_proto(onnx::TensorProto& p, external_data_root
     return tensor::adopt(std::move(owner), bytes, t, std::move(shape));
   }
 
-  // Typed fields: each dtype has exactly one.
-  tensor r = tensor::zeros(t, shape);
+  // Typed fields: each dtype has exactly one. The count is checked before the
+  // tensor is allocated, so a corrupt shape cannot ask for terabytes.
+  tensor r;
   auto expect = [&](const char* field, int have, std::int64_t want) -> status {
     if (have != want) return wrong_size(std::string(field) + " (values)", static_cast<std::size_t>(have), want);
     if (have != typed_count) return invalid("has data in fields other than " + std::string(field));
+    r = tensor::zeros(t, shape);
     return ok();
   };
   switch (t) {
