@@ -1,0 +1,70 @@
+// Baseline code: CPUID detection and the choice of table. Each per-ISA TU
+// defines `kernel_table` in its own namespace as a constant (no code runs to
+// build it, so touching it on a CPU without that ISA is harmless).
+#include "kernels/cpu/isa/isa.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+
+namespace onyx::kernels::cpu::isa {
+
+namespace scalar { extern const table kernel_table; }
+namespace sse { extern const table kernel_table; }
+namespace avx2 { extern const table kernel_table; }
+namespace avx512 { extern const table kernel_table; }
+
+level detected() {
+  static const level l = [] {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+      return level::avx512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return level::avx2;
+    if (__builtin_cpu_supports("sse4.1")) return level::sse;
+#endif
+    return level::scalar;
+  }();
+  return l;
+}
+
+const char* name(level l) {
+  switch (l) {
+    case level::scalar: return "scalar";
+    case level::sse: return "sse";
+    case level::avx2: return "avx2";
+    case level::avx512: return "avx512";
+  }
+  return "unknown";
+}
+
+level selected() {
+  static const level l = [] {
+    level cap = level::avx512;
+    if (const char* env = std::getenv("ONYX_ISA")) {
+      for (level c : {level::scalar, level::sse, level::avx2, level::avx512})
+        if (std::strcmp(env, name(c)) == 0) cap = c;
+    }
+    return detected() < cap ? detected() : cap;
+  }();
+  return l;
+}
+
+const table* find(level l) {
+  if (l > detected()) return nullptr;
+  switch (l) {
+    case level::scalar: return &scalar::kernel_table;
+    case level::sse: return &sse::kernel_table;
+    case level::avx2: return &avx2::kernel_table;
+    case level::avx512: return &avx512::kernel_table;
+  }
+  return nullptr;
+}
+
+const table& active() {
+  static const table& t = *find(selected());
+  return t;
+}
+
+}  // namespace onyx::kernels::cpu::isa

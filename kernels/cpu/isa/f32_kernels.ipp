@@ -1,0 +1,293 @@
+// kernels/cpu/isa/f32_kernels.ipp: the f32 micro-kernels, written once.
+//
+// Included only by f32_kernels_<isa>.cpp, *inside* that TU's namespace
+// onyx::kernels::cpu::isa::<isa>, after it defines
+//   using vec = float | xsimd::batch<float, Arch>;
+// Everything here sits in an anonymous namespace within that per-ISA namespace,
+// so no symbol compiled with that ISA's flags can be merged into baseline code.
+// The TU then names the instances (f32_gemm__avx512_12x32, ...) and builds its
+// `kernel_table`.
+//
+// The includer provides <xsimd/xsimd.hpp> (even the scalar TU: names in the
+// discarded `if constexpr` branches must still resolve), <cstdint>, <cstring>,
+// <limits>, <type_traits> and isa.hpp.
+
+namespace {
+
+constexpr bool is_scalar = std::is_same_v<vec, float>;
+template <class V>
+constexpr int lanes_of = static_cast<int>(V::size);
+template <>
+constexpr int lanes_of<float> = 1;
+constexpr int lanes = lanes_of<vec>;
+
+// --- the few operations that differ between float and xsimd batches --------
+
+template <class V = vec>
+V load_vec(const float* p) {
+  if constexpr (is_scalar) return *p;
+  else return V::load_unaligned(p);
+}
+template <class V>
+void store_vec(float* p, V v) {
+  if constexpr (is_scalar) *p = v;
+  else v.store_unaligned(p);
+}
+template <class V>
+V fmadd(V a, V b, V c) {  // a*b + c, fused where the ISA has FMA
+  if constexpr (is_scalar) return a * b + c;
+  else return xsimd::fma(a, b, c);
+}
+template <class V, class M>
+V where(M mask, V a, V b) {
+  if constexpr (is_scalar) return mask ? a : b;
+  else return xsimd::select(mask, a, b);
+}
+// Clamps to [lo, hi]; NaN becomes lo (callers that care restore it).
+template <class V>
+V clamp_to(V x, V lo, V hi) {
+  x = where(x > lo, x, lo);
+  return where(x < hi, x, hi);
+}
+// Integer-valued floats k with |k| < 2^22 are handled without conversion
+// instructions: adding 1.5 * 2^23 rounds to an integer and leaves k in the low
+// mantissa bits. (GCC 12 warns, unsuppressibly, about the AVX-512 conversion
+// and immediate-shift intrinsics: bug 105593; these tricks avoid them and
+// cost no more.)
+constexpr float round_magic = 12582912.0f;  // 1.5 * 2^23
+
+// round-to-nearest-even of x, for |x| < 2^22.
+template <class V>
+V round_small(V x) {
+  return (x + V(round_magic)) - V(round_magic);
+}
+// floor(k / 2) for integer-valued k: k/2 - 1/4 rounds to it.
+template <class V>
+V half_floor(V k) {
+  return round_small(fmadd(k, V(0.5f), V(-0.25f)));
+}
+// 2^k for integer-valued k in [-126, 127]: (k + 127) moved into the exponent
+// field (the multiply by 2^23 is the shift left by 23).
+template <class V>
+V pow2i(V k) {
+  if constexpr (is_scalar) {
+    const std::int32_t bits = (static_cast<std::int32_t>(k) + 127) << 23;
+    float r;
+    std::memcpy(&r, &bits, sizeof r);
+    return r;
+  } else {
+    using ints = xsimd::batch<std::int32_t, typename V::arch_type>;
+    const ints low = xsimd::bitwise_cast<ints>(k + V(round_magic));  // 0x4B400000 + k
+    return xsimd::bitwise_cast<V>((low - ints(0x4B400000 - 127)) * ints(1 << 23));
+  }
+}
+template <class V>
+float reduce_add(V v) {
+  if constexpr (is_scalar) return v;
+  else return xsimd::hadd(v);
+}
+template <class V>
+float reduce_max(V v) {
+  if constexpr (is_scalar) {
+    return v;
+  } else {
+    alignas(64) float t[lanes];
+    v.store_aligned(t);
+    float m = t[0];
+    for (int i = 1; i < lanes; ++i) m = t[i] > m ? t[i] : m;
+    return m;
+  }
+}
+
+constexpr float inf = std::numeric_limits<float>::infinity();
+
+// --- GEMM micro-kernel -------------------------------------------------------
+//
+// MR rows x NV vectors of C live in registers (AVX-512 12x32: 24 accumulators,
+// 2 B vectors and 1 broadcast A of the 32 zmm registers). Each step over k
+// loads one NR-wide row of the B panel, broadcasts MR values of the A panel
+// and issues MR*NV independent FMAs, enough to cover FMA latency on 2 ports.
+
+template <int MR, int NV>
+void write_tile(const vec (&acc)[MR][NV], float* c, std::int64_t ldc,
+                const isa::f32_gemm_params& p) {
+  const vec alpha(p.alpha), beta(p.beta), lo(p.min), hi(p.max);
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i) {
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      float* cij = c + i * ldc + j * lanes;
+      vec r = acc[i][j] * alpha;
+      if (p.beta != 0.0f) r = fmadd(beta, load_vec(cij), r);
+      if (p.row_bias) r = r + vec(p.row_bias[i]);
+      if (p.col_bias) r = r + load_vec(p.col_bias + j * lanes);
+      if (p.clamp) r = clamp_to(r, lo, hi);
+      store_vec(cij, r);
+    }
+  }
+}
+
+template <int MR, int NV>
+void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
+               int m, int n, const isa::f32_gemm_params& p) {
+  constexpr int NR = NV * lanes;
+  vec acc[MR][NV];
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) acc[i][j] = vec(0.0f);
+
+  for (std::int64_t k = 0; k < kc; ++k, a += MR, b += NR) {
+    vec bk[NV];
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) bk[j] = load_vec(b + j * lanes);
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+      const vec ai(a[i]);
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[i][j] = fmadd(ai, bk[j], acc[i][j]);
+    }
+  }
+
+  if (m == MR && n == NR) {
+    write_tile(acc, c, ldc, p);
+    return;
+  }
+  // Edge tile: run the same vector epilogue on a full-size copy, so edge and
+  // interior elements round identically, then write back only m x n.
+  alignas(64) float tile[MR * NR] = {};
+  alignas(64) float row_bias[MR] = {};
+  alignas(64) float col_bias[NR] = {};
+  isa::f32_gemm_params q = p;
+  if (p.beta != 0.0f)
+    for (int i = 0; i < m; ++i) std::memcpy(tile + i * NR, c + i * ldc, sizeof(float) * n);
+  if (p.row_bias) q.row_bias = static_cast<const float*>(std::memcpy(row_bias, p.row_bias, sizeof(float) * m));
+  if (p.col_bias) q.col_bias = static_cast<const float*>(std::memcpy(col_bias, p.col_bias, sizeof(float) * n));
+  write_tile(acc, tile, NR, q);
+  for (int i = 0; i < m; ++i) std::memcpy(c + i * ldc, tile + i * NR, sizeof(float) * n);
+}
+
+// --- transcendentals ---------------------------------------------------------
+
+// exp(x) = 2^n * e^r with n = round(x / ln2), r = x - n*ln2 in [-ln2/2, ln2/2]
+// (ln2 split in two so n*ln2_hi is exact), e^r by a degree-7 polynomial
+// (Cephes expf coefficients, rel err ~1e-7). x is clamped to [-104, ln FLT_MAX]
+// and 2^n is applied as two factors, so n in [-150, 128] works and subnormal
+// results come out gradual; x > ln FLT_MAX gives inf, NaN stays NaN.
+template <class V>
+V exp_of(V x) {
+  const V xc = clamp_to(x, V(-104.0f), V(88.72283935546875f));
+  const V n = round_small(xc * V(1.44269504088896341f));
+  V r = fmadd(n, V(-0.693359375f), xc);
+  r = fmadd(n, V(2.12194440e-4f), r);
+  V y(1.9875691500e-4f);
+  y = fmadd(y, r, V(1.3981999507e-3f));
+  y = fmadd(y, r, V(8.3334519073e-3f));
+  y = fmadd(y, r, V(4.1665795894e-2f));
+  y = fmadd(y, r, V(1.6666665459e-1f));
+  y = fmadd(y, r, V(5.0000001201e-1f));
+  y = fmadd(y, r * r, r) + V(1.0f);
+  const V n1 = half_floor(n);
+  y = y * pow2i(n1) * pow2i(n - n1);
+  y = where(x > V(88.72283935546875f), V(inf), y);
+  return where(x != x, x, y);
+}
+
+template <class V>
+V logistic_of(V x) {
+  return V(1.0f) / (V(1.0f) + exp_of(V(0.0f) - x));
+}
+
+// tanh: for |x| < 0.625, x + x^3 P(x^2) (Cephes tanhf coefficients) keeps the
+// relative error small near 0; elsewhere 1 - 2 / (e^{2|x|} + 1) with the sign
+// of x, which saturates to 1 as e^{2|x|} overflows.
+template <class V>
+V tanh_of(V x) {
+  const V z = x * x;
+  V p(-5.70498872745e-3f);
+  p = fmadd(p, z, V(2.06390887954e-2f));
+  p = fmadd(p, z, V(-5.37397155531e-2f));
+  p = fmadd(p, z, V(1.33314422036e-1f));
+  p = fmadd(p, z, V(-3.33332819422e-1f));
+  const V small = fmadd(p * z, x, x);
+  const V a = where(x < V(0.0f), V(0.0f) - x, x);
+  V large = V(1.0f) - V(2.0f) / (exp_of(a + a) + V(1.0f));
+  large = where(x < V(0.0f), V(0.0f) - large, large);
+  return where(a < V(0.625f), small, large);
+}
+
+// erf by Abramowitz & Stegun 7.1.26: 1 - t P(t) e^{-x^2}, t = 1/(1 + 0.3275911|x|),
+// max abs err 1.5e-7 (plus float rounding), odd in x.
+template <class V>
+V erf_of(V x) {
+  const V a = where(x < V(0.0f), V(0.0f) - x, x);
+  const V t = V(1.0f) / fmadd(V(0.3275911f), a, V(1.0f));
+  V p(1.061405429f);
+  p = fmadd(p, t, V(-1.453152027f));
+  p = fmadd(p, t, V(1.421413741f));
+  p = fmadd(p, t, V(-0.284496736f));
+  p = fmadd(p, t, V(0.254829592f));
+  const V y = V(1.0f) - p * t * exp_of(V(0.0f) - a * a);
+  return where(x < V(0.0f), V(0.0f) - y, y);
+}
+
+// y[i] = f(x[i]): whole vectors, then the tail through a zero-padded copy.
+template <class F>
+void map(const float* x, float* y, std::int64_t n, F f) {
+  std::int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) store_vec(y + i, f(load_vec(x + i)));
+  if (i < n) {
+    alignas(64) float t[lanes] = {};
+    std::memcpy(t, x + i, sizeof(float) * (n - i));
+    store_vec(t, f(load_vec(t)));
+    std::memcpy(y + i, t, sizeof(float) * (n - i));
+  }
+}
+
+void exp_array(const float* x, float* y, std::int64_t n) {
+  map(x, y, n, [](vec v) { return exp_of(v); });
+}
+void logistic_array(const float* x, float* y, std::int64_t n) {
+  map(x, y, n, [](vec v) { return logistic_of(v); });
+}
+void tanh_array(const float* x, float* y, std::int64_t n) {
+  map(x, y, n, [](vec v) { return tanh_of(v); });
+}
+void erf_array(const float* x, float* y, std::int64_t n) {
+  map(x, y, n, [](vec v) { return erf_of(v); });
+}
+
+// Softmax over one contiguous row: max, then y = exp(x - max) with a running
+// vector sum, then y *= 1/sum. The tail goes through a copy padded with -inf,
+// which contributes exp(-inf) = 0 to the sum.
+void softmax_row(const float* x, float* y, std::int64_t n) {
+  if (n <= 0) return;
+  const std::int64_t whole = n - n % lanes;
+  alignas(64) float t[lanes];
+  for (int l = 0; l < lanes; ++l) t[l] = -inf;
+  std::memcpy(t, x + whole, sizeof(float) * (n - whole));
+
+  vec vmax = load_vec(t);
+  for (std::int64_t i = 0; i < whole; i += lanes) {
+    const vec v = load_vec(x + i);
+    vmax = where(v > vmax, v, vmax);
+  }
+  const vec m(reduce_max(vmax));
+
+  vec sum(0.0f);
+  for (std::int64_t i = 0; i < whole; i += lanes) {
+    const vec e = exp_of(load_vec(x + i) - m);
+    store_vec(y + i, e);
+    sum = sum + e;
+  }
+  const vec e = exp_of(load_vec(t) - m);
+  store_vec(t, e);
+  sum = sum + e;
+
+  const vec scale(1.0f / reduce_add(sum));
+  for (std::int64_t i = 0; i < whole; i += lanes) store_vec(y + i, load_vec(y + i) * scale);
+  store_vec(t, load_vec(t) * scale);
+  std::memcpy(y + whole, t, sizeof(float) * (n - whole));
+}
+
+}  // namespace

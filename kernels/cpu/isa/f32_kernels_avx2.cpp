@@ -1,0 +1,33 @@
+// The f32 micro-kernels compiled for avx2 (AVX2+FMA, 8 lanes). See f32_kernels.ipp.
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include <xsimd/xsimd.hpp>
+
+#include "kernels/cpu/isa/isa.hpp"
+
+namespace onyx::kernels::cpu::isa::avx2 {
+
+using vec = xsimd::batch<float, xsimd::fma3<xsimd::avx2>>;
+#include "kernels/cpu/isa/f32_kernels.ipp"
+
+void f32_gemm__avx2_6x16(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
+                     int m, int n, const f32_gemm_params& p) {
+  gemm_tile<6, 2>(kc, a, b, c, ldc, m, n, p);
+}
+void f32_exp__avx2_x8(const float* x, float* y, std::int64_t n) { exp_array(x, y, n); }
+void f32_logistic__avx2_x8(const float* x, float* y, std::int64_t n) { logistic_array(x, y, n); }
+void f32_tanh__avx2_x8(const float* x, float* y, std::int64_t n) { tanh_array(x, y, n); }
+void f32_erf__avx2_x8(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
+void f32_softmax_row__avx2_x8(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
+
+extern const table kernel_table;
+const table kernel_table = {
+    level::avx2,          "f32_gemm__avx2_6x16",  6, 16,
+    f32_gemm__avx2_6x16, f32_exp__avx2_x8,       f32_logistic__avx2_x8,
+    f32_tanh__avx2_x8,   f32_erf__avx2_x8,       f32_softmax_row__avx2_x8,
+};
+
+}  // namespace onyx::kernels::cpu::isa::avx2

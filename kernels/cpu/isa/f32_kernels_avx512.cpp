@@ -1,0 +1,33 @@
+// The f32 micro-kernels compiled for avx512 (AVX-512 F/DQ/BW/VL, 16 lanes). See f32_kernels.ipp.
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include <xsimd/xsimd.hpp>
+
+#include "kernels/cpu/isa/isa.hpp"
+
+namespace onyx::kernels::cpu::isa::avx512 {
+
+using vec = xsimd::batch<float, xsimd::avx512bw>;
+#include "kernels/cpu/isa/f32_kernels.ipp"
+
+void f32_gemm__avx512_12x32(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
+                     int m, int n, const f32_gemm_params& p) {
+  gemm_tile<12, 2>(kc, a, b, c, ldc, m, n, p);
+}
+void f32_exp__avx512_x16(const float* x, float* y, std::int64_t n) { exp_array(x, y, n); }
+void f32_logistic__avx512_x16(const float* x, float* y, std::int64_t n) { logistic_array(x, y, n); }
+void f32_tanh__avx512_x16(const float* x, float* y, std::int64_t n) { tanh_array(x, y, n); }
+void f32_erf__avx512_x16(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
+void f32_softmax_row__avx512_x16(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
+
+extern const table kernel_table;
+const table kernel_table = {
+    level::avx512,          "f32_gemm__avx512_12x32",  12, 32,
+    f32_gemm__avx512_12x32, f32_exp__avx512_x16,       f32_logistic__avx512_x16,
+    f32_tanh__avx512_x16,   f32_erf__avx512_x16,       f32_softmax_row__avx512_x16,
+};
+
+}  // namespace onyx::kernels::cpu::isa::avx512

@@ -1,0 +1,34 @@
+// The f32 micro-kernels compiled for scalar (plain C++, one lane). See f32_kernels.ipp.
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include <xsimd/xsimd.hpp>
+
+
+#include "kernels/cpu/isa/isa.hpp"
+
+namespace onyx::kernels::cpu::isa::scalar {
+
+using vec = float;
+#include "kernels/cpu/isa/f32_kernels.ipp"
+
+void f32_gemm__scalar_4x4(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
+                     int m, int n, const f32_gemm_params& p) {
+  gemm_tile<4, 4>(kc, a, b, c, ldc, m, n, p);
+}
+void f32_exp__scalar_x1(const float* x, float* y, std::int64_t n) { exp_array(x, y, n); }
+void f32_logistic__scalar_x1(const float* x, float* y, std::int64_t n) { logistic_array(x, y, n); }
+void f32_tanh__scalar_x1(const float* x, float* y, std::int64_t n) { tanh_array(x, y, n); }
+void f32_erf__scalar_x1(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
+void f32_softmax_row__scalar_x1(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
+
+extern const table kernel_table;
+const table kernel_table = {
+    level::scalar,          "f32_gemm__scalar_4x4",  4, 4,
+    f32_gemm__scalar_4x4, f32_exp__scalar_x1,       f32_logistic__scalar_x1,
+    f32_tanh__scalar_x1,   f32_erf__scalar_x1,       f32_softmax_row__scalar_x1,
+};
+
+}  // namespace onyx::kernels::cpu::isa::scalar

@@ -1,0 +1,33 @@
+// The f32 micro-kernels compiled for sse (SSE4.1, 4 lanes). See f32_kernels.ipp.
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include <xsimd/xsimd.hpp>
+
+#include "kernels/cpu/isa/isa.hpp"
+
+namespace onyx::kernels::cpu::isa::sse {
+
+using vec = xsimd::batch<float, xsimd::sse4_1>;
+#include "kernels/cpu/isa/f32_kernels.ipp"
+
+void f32_gemm__sse_4x8(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
+                     int m, int n, const f32_gemm_params& p) {
+  gemm_tile<4, 2>(kc, a, b, c, ldc, m, n, p);
+}
+void f32_exp__sse_x4(const float* x, float* y, std::int64_t n) { exp_array(x, y, n); }
+void f32_logistic__sse_x4(const float* x, float* y, std::int64_t n) { logistic_array(x, y, n); }
+void f32_tanh__sse_x4(const float* x, float* y, std::int64_t n) { tanh_array(x, y, n); }
+void f32_erf__sse_x4(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
+void f32_softmax_row__sse_x4(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
+
+extern const table kernel_table;
+const table kernel_table = {
+    level::sse,          "f32_gemm__sse_4x8",  4, 8,
+    f32_gemm__sse_4x8, f32_exp__sse_x4,       f32_logistic__sse_x4,
+    f32_tanh__sse_x4,   f32_erf__sse_x4,       f32_softmax_row__sse_x4,
+};
+
+}  // namespace onyx::kernels::cpu::isa::sse

@@ -1,0 +1,234 @@
+// Baseline code: blocking, packing and threading of sgemm around the per-ISA
+// micro-kernel (see gemm.hpp for the algorithm).
+#include "kernels/cpu/gemm.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <new>
+
+namespace onyx::kernels::cpu {
+namespace {
+
+using std::int64_t;
+
+// Cache blocking. A KC-deep micro-panel of B (KC x nr, 32 KiB for the
+// AVX-512 12x32 tile) stays in L1 while the micro-kernel walks down an
+// MC x KC block of A held in L2 (MC = 240: 240 KiB); NC bounds the packed
+// slice of B (KC x NC, 1 MiB). Measured with bench/gemm_bench on the
+// development machine: KC 256 vs 384 within noise; see the commit message.
+constexpr int64_t kc_block = 256;
+constexpr int64_t mc_target = 240;
+constexpr int64_t nc_target = 1024;
+
+// A parallel chunk should carry at least this many flops (about 10 us at
+// 100 GFLOP/s), or waking a worker costs more than it saves.
+constexpr double min_flops_per_chunk = 1 << 20;
+
+float* allocate_aligned(int64_t floats) {
+  const std::size_t bytes = (static_cast<std::size_t>(std::max<int64_t>(floats, 1)) * sizeof(float) + 63) / 64 * 64;
+  auto* p = static_cast<float*>(std::aligned_alloc(64, bytes));
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+// Grow-only per-thread packing buffer: no allocation once warm.
+class scratch {
+ public:
+  float* get(int64_t floats) {
+    if (floats > size_) {
+      data_.reset(allocate_aligned(floats));
+      size_ = floats;
+    }
+    return data_.get();
+  }
+
+ private:
+  std::unique_ptr<float[], detail::free_deleter> data_;
+  int64_t size_ = 0;
+};
+
+// One operand as the packer sees it: element (k, w) of a K x W matrix, where
+// w runs along the panels (rows of op(A), columns of op(B)).
+struct operand {
+  const float* data = nullptr;
+  int64_t ld = 0;
+  bool w_contiguous = false;  // (k, w) at data[k*ld + w], else data[w*ld + k]
+  const detail::packed_panels* packed = nullptr;
+};
+
+// Packs w in [w0, w0 + wn) by k in [k0, k0 + kn) into panels of `width`:
+// panel q at dst + q * panel_stride, element (k, w0 + q*width + i) at
+// [k*width + i], zero past wn so the micro-kernel never needs a tail.
+void pack(const operand& x, int64_t w0, int64_t wn, int64_t k0, int64_t kn, int width, float* dst,
+          int64_t panel_stride) {
+  for (int64_t q = 0; q * width < wn; ++q) {
+    float* d = dst + q * panel_stride;
+    const int64_t w = w0 + q * width;
+    const int n = static_cast<int>(std::min<int64_t>(width, wn - q * width));
+    if (x.w_contiguous) {
+      for (int64_t k = 0; k < kn; ++k) {
+        const float* s = x.data + (k0 + k) * x.ld + w;
+        float* dk = d + k * width;
+        for (int i = 0; i < n; ++i) dk[i] = s[i];
+        for (int i = n; i < width; ++i) dk[i] = 0.0f;
+      }
+    } else {
+      for (int i = 0; i < n; ++i) {
+        const float* s = x.data + (w + i) * x.ld + k0;
+        for (int64_t k = 0; k < kn; ++k) d[k * width + i] = s[k];
+      }
+      for (int64_t k = 0; k < kn; ++k)
+        for (int i = n; i < width; ++i) d[k * width + i] = 0.0f;
+    }
+  }
+}
+
+struct problem {
+  int64_t M, N, K;
+  float alpha, beta;
+  operand a, b;
+  float* C;
+  int64_t ldc;
+  const gemm_epilogue* ep;
+  const isa::table* kernels;
+};
+
+// The slice [k0, k0 + kn) of panels [w0, w0 + wn) of one operand: from the
+// prepacked panels (full-K, so the slice starts k0 rows in) or packed now.
+struct panels {
+  const float* data;
+  int64_t stride;  // floats from one panel to the next
+};
+panels slice(const operand& x, int64_t K, int64_t w0, int64_t wn, int64_t k0, int64_t kn, int width,
+             scratch& buffer) {
+  if (x.packed) return {x.packed->data() + (w0 / width) * K * width + k0 * width, K * width};
+  const int64_t stride = kn * width;
+  float* d = buffer.get((wn + width - 1) / width * stride);
+  pack(x, w0, wn, k0, kn, width, d, stride);
+  return {d, stride};
+}
+
+// C[m0, m1) x [n0, n1), with m0 and n0 on tile boundaries.
+void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+  thread_local scratch a_buffer, b_buffer;
+  const int mr = g.kernels->gemm_mr, nr = g.kernels->gemm_nr;
+  const int64_t mc_block = std::max<int64_t>(mc_target / mr, 1) * mr;
+  const int64_t nc_block = std::max<int64_t>(nc_target / nr, 1) * nr;
+  const gemm_epilogue& ep = *g.ep;
+  const float* row_bias = ep.kind == gemm_epilogue::bias_kind::per_row ? ep.bias : nullptr;
+  const float* col_bias = ep.kind == gemm_epilogue::bias_kind::per_col ? ep.bias : nullptr;
+  const bool clamp = ep.min > -INFINITY || ep.max < INFINITY;
+
+  for (int64_t jc = n0; jc < n1; jc += nc_block) {
+    const int64_t nc = std::min(nc_block, n1 - jc);
+    int64_t pc = 0;
+    do {  // K == 0 still takes one pass: C = beta*C + bias
+      const int64_t kc = std::min(kc_block, g.K - pc);
+      const bool last = pc + kc >= g.K;
+      const panels b = slice(g.b, g.K, jc, nc, pc, kc, nr, b_buffer);
+      for (int64_t ic = m0; ic < m1; ic += mc_block) {
+        const int64_t mc = std::min(mc_block, m1 - ic);
+        const panels a = slice(g.a, g.K, ic, mc, pc, kc, mr, a_buffer);
+        isa::f32_gemm_params p;
+        p.alpha = g.alpha;
+        p.beta = pc == 0 ? g.beta : 1.0f;
+        p.clamp = last && clamp;
+        p.min = ep.min;
+        p.max = ep.max;
+        for (int64_t jr = 0; jr < nc; jr += nr) {
+          p.col_bias = last && col_bias ? col_bias + jc + jr : nullptr;
+          for (int64_t ir = 0; ir < mc; ir += mr) {
+            p.row_bias = last && row_bias ? row_bias + ic + ir : nullptr;
+            g.kernels->f32_gemm(kc, a.data + (ir / mr) * a.stride, b.data + (jr / nr) * b.stride,
+                                g.C + (ic + ir) * g.ldc + jc + jr, g.ldc,
+                                static_cast<int>(std::min<int64_t>(mr, mc - ir)),
+                                static_cast<int>(std::min<int64_t>(nr, nc - jr)), p);
+          }
+        }
+      }
+      pc += kc;
+    } while (pc < g.K);
+  }
+}
+
+// Splits C in whole tiles along its longer side (in tiles) over the pool.
+void run(const problem& g, const thread_pool* pool) {
+  if (g.M <= 0 || g.N <= 0) return;
+  const int mr = g.kernels->gemm_mr, nr = g.kernels->gemm_nr;
+  const int64_t m_tiles = (g.M + mr - 1) / mr, n_tiles = (g.N + nr - 1) / nr;
+  if (!pool || pool->size() == 1) return run_block(g, 0, g.M, 0, g.N);
+
+  const double k = static_cast<double>(std::max<int64_t>(g.K, 1));
+  if (n_tiles >= m_tiles) {
+    const double flops_per_tile = 2.0 * nr * static_cast<double>(g.M) * k;
+    const auto min_chunk = static_cast<int64_t>(min_flops_per_chunk / flops_per_tile) + 1;
+    pool->parallel_for(n_tiles, min_chunk, [&](int64_t begin, int64_t end) {
+      run_block(g, 0, g.M, begin * nr, std::min(g.N, end * nr));
+    });
+  } else {
+    const double flops_per_tile = 2.0 * mr * static_cast<double>(g.N) * k;
+    const auto min_chunk = static_cast<int64_t>(min_flops_per_chunk / flops_per_tile) + 1;
+    pool->parallel_for(m_tiles, min_chunk, [&](int64_t begin, int64_t end) {
+      run_block(g, begin * mr, std::min(g.M, end * mr), 0, g.N);
+    });
+  }
+}
+
+// op(A) as panel source: w = row i of op(A); (k, i) is A[k*lda + i] when transposed.
+operand a_operand(bool trans_a, const float* A, int64_t lda) { return {A, lda, trans_a, nullptr}; }
+// op(B): w = column j of op(B); (k, j) is B[k*ldb + j] when not transposed.
+operand b_operand(bool trans_b, const float* B, int64_t ldb) { return {B, ldb, !trans_b, nullptr}; }
+
+}  // namespace
+
+namespace detail {
+packed_panels::packed_panels(int64_t rows, int64_t cols, int64_t panels, int64_t depth, int width,
+                             isa::level level)
+    : data_(allocate_aligned(panels * depth * width)), rows_(rows), cols_(cols), isa_(level) {}
+}  // namespace detail
+
+packed_a pack_a(bool trans_a, int64_t M, int64_t K, const float* A, int64_t lda,
+                const isa::table& kernels) {
+  const int mr = kernels.gemm_mr;
+  const int64_t panels = (M + mr - 1) / mr;
+  packed_a out(M, K, panels, K, mr, kernels.isa);
+  pack(a_operand(trans_a, A, lda), 0, M, 0, K, mr, out.mutable_data(), K * mr);
+  return out;
+}
+
+packed_b pack_b(bool trans_b, int64_t K, int64_t N, const float* B, int64_t ldb,
+                const isa::table& kernels) {
+  const int nr = kernels.gemm_nr;
+  const int64_t panels = (N + nr - 1) / nr;
+  packed_b out(K, N, panels, K, nr, kernels.isa);
+  pack(b_operand(trans_b, B, ldb), 0, N, 0, K, nr, out.mutable_data(), K * nr);
+  return out;
+}
+
+void sgemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+           int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
+           const thread_pool* pool, const gemm_epilogue& ep, const isa::table& kernels) {
+  run({M, N, K, alpha, beta, a_operand(trans_a, A, lda), b_operand(trans_b, B, ldb), C, ldc, &ep, &kernels},
+      pool);
+}
+
+void sgemm_packed(bool trans_a, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                  int64_t lda, const packed_b& B, float beta, float* C, int64_t ldc,
+                  const thread_pool* pool, const gemm_epilogue& ep, const isa::table& kernels) {
+  assert(B.isa() == kernels.isa && B.rows() == K && B.cols() == N);
+  operand b;
+  b.packed = &B;
+  run({M, N, K, alpha, beta, a_operand(trans_a, A, lda), b, C, ldc, &ep, &kernels}, pool);
+}
+
+void sgemm_packed(bool trans_b, int64_t M, int64_t N, int64_t K, float alpha, const packed_a& A,
+                  const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
+                  const thread_pool* pool, const gemm_epilogue& ep, const isa::table& kernels) {
+  assert(A.isa() == kernels.isa && A.rows() == M && A.cols() == K);
+  operand a;
+  a.packed = &A;
+  run({M, N, K, alpha, beta, a, b_operand(trans_b, B, ldb), C, ldc, &ep, &kernels}, pool);
+}
+
+}  // namespace onyx::kernels::cpu

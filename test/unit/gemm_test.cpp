@@ -1,0 +1,220 @@
+// sgemm, its packed variants and its threaded split, at every ISA level this
+// CPU has, against a double-precision reference.
+//
+// Tolerance: |C - ref| <= (K + 4) * 2^-23 * mag + 1e-6, mag being the sum of
+// the absolute values of the terms of the element (|alpha| sum_k |a b|, |beta
+// C|, |bias|): the worst-case bound of float accumulation. Packed, unpacked
+// and threaded runs must agree bit for bit (same tiles, same operation order).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <tuple>
+#include <utility>
+#include <random>
+#include <vector>
+
+#include "kernels/cpu/gemm.hpp"
+
+namespace {
+
+using namespace onyx::kernels::cpu;
+using std::int64_t;
+
+std::vector<const isa::table*> levels() {
+  std::vector<const isa::table*> out;
+  for (auto l : {isa::level::scalar, isa::level::sse, isa::level::avx2, isa::level::avx512}) {
+    if (const isa::table* t = isa::find(l)) out.push_back(t);
+    else WARN("skipping ISA level " << isa::name(l) << ": this CPU lacks it");
+  }
+  return out;
+}
+
+std::vector<float> random_floats(int64_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+// One test problem: op(A) M x K, op(B) K x N, with leading dimensions padded
+// by `pad` so strides are exercised.
+struct gemm_case {
+  bool ta = false, tb = false;
+  int64_t M = 1, N = 1, K = 1, pad = 0;
+  float alpha = 1.0f, beta = 0.0f;
+  gemm_epilogue ep;
+
+  int64_t lda() const { return (ta ? M : K) + pad; }
+  int64_t ldb() const { return (tb ? K : N) + pad; }
+  int64_t ldc() const { return N + pad; }
+  int64_t a_size() const { return (ta ? K : M) * lda(); }
+  int64_t b_size() const { return (tb ? N : K) * ldb(); }
+};
+
+// Checks C (as computed) against the reference from A, B and the initial C0.
+void check(const gemm_case& g, const std::vector<float>& A, const std::vector<float>& B,
+           const std::vector<float>& C0, const std::vector<float>& C) {
+  int64_t bad = 0;
+  for (int64_t i = 0; i < g.M; ++i) {
+    for (int64_t j = 0; j < g.N; ++j) {
+      double acc = 0, mag = 0;
+      for (int64_t k = 0; k < g.K; ++k) {
+        const double a = A[g.ta ? k * g.lda() + i : i * g.lda() + k];
+        const double b = B[g.tb ? j * g.ldb() + k : k * g.ldb() + j];
+        acc += a * b;
+        mag += std::abs(a * b);
+      }
+      double ref = g.alpha * acc;
+      mag *= std::abs(g.alpha);
+      if (g.beta != 0) {
+        ref += g.beta * double(C0[i * g.ldc() + j]);
+        mag += std::abs(g.beta * double(C0[i * g.ldc() + j]));
+      }
+      if (g.ep.kind != gemm_epilogue::bias_kind::none) {
+        const double bias = g.ep.bias[g.ep.kind == gemm_epilogue::bias_kind::per_row ? i : j];
+        ref += bias;
+        mag += std::abs(bias);
+      }
+      ref = std::min<double>(std::max<double>(ref, g.ep.min), g.ep.max);
+      const double tol = (g.K + 4) * std::ldexp(1.0, -23) * mag + 1e-6;
+      const double got = C[i * g.ldc() + j];
+      if (!(std::abs(got - ref) <= tol) && bad++ < 5)
+        FAIL_CHECK("C[" << i << "," << j << "] = " << got << ", expected " << ref << " +- " << tol);
+    }
+  }
+  // The padding between rows of C must be untouched.
+  for (int64_t i = 0; i < g.M; ++i)
+    for (int64_t j = g.N; j < g.ldc(); ++j)
+      if (!(C[i * g.ldc() + j] == C0[i * g.ldc() + j]) && !(std::isnan(C0[i * g.ldc() + j])) && bad++ < 5)
+        FAIL_CHECK("padding C[" << i << "," << j << "] was written");
+  CHECK(bad == 0);
+}
+
+// Runs the case through sgemm, both packed variants and pools of 2 and 3.
+void run_case(const isa::table& t, const gemm_case& g, const std::vector<onyx::thread_pool*>& pools = {}) {
+  INFO(isa::name(t.isa) << " " << t.gemm_name << " ta=" << g.ta << " tb=" << g.tb << " M=" << g.M
+                        << " N=" << g.N << " K=" << g.K << " pad=" << g.pad << " alpha=" << g.alpha
+                        << " beta=" << g.beta << " bias=" << int(g.ep.kind) << " clamp=[" << g.ep.min
+                        << "," << g.ep.max << "]");
+  const auto A = random_floats(g.a_size(), 1);
+  const auto B = random_floats(g.b_size(), 2);
+  auto C0 = random_floats(g.M * g.ldc(), 3);
+  if (g.beta == 0) C0.assign(C0.size(), std::numeric_limits<float>::quiet_NaN());
+
+  auto C = C0;
+  sgemm(g.ta, g.tb, g.M, g.N, g.K, g.alpha, A.data(), g.lda(), B.data(), g.ldb(), g.beta, C.data(),
+        g.ldc(), nullptr, g.ep, t);
+  check(g, A, B, C0, C);
+
+  auto Cb = C0;
+  const packed_b pb = pack_b(g.tb, g.K, g.N, B.data(), g.ldb(), t);
+  sgemm_packed(g.ta, g.M, g.N, g.K, g.alpha, A.data(), g.lda(), pb, g.beta, Cb.data(), g.ldc(),
+               nullptr, g.ep, t);
+  CHECK(std::memcmp(Cb.data(), C.data(), C.size() * sizeof(float)) == 0);
+
+  auto Ca = C0;
+  const packed_a pa = pack_a(g.ta, g.M, g.K, A.data(), g.lda(), t);
+  sgemm_packed(g.tb, g.M, g.N, g.K, g.alpha, pa, B.data(), g.ldb(), g.beta, Ca.data(), g.ldc(),
+               nullptr, g.ep, t);
+  CHECK(std::memcmp(Ca.data(), C.data(), C.size() * sizeof(float)) == 0);
+
+  for (const onyx::thread_pool* pool : pools) {
+    INFO("pool of " << pool->size());
+    auto Ct = C0;
+    sgemm(g.ta, g.tb, g.M, g.N, g.K, g.alpha, A.data(), g.lda(), B.data(), g.ldb(), g.beta,
+          Ct.data(), g.ldc(), pool, g.ep, t);
+    CHECK(std::memcmp(Ct.data(), C.data(), C.size() * sizeof(float)) == 0);
+    auto Ctb = C0;
+    sgemm_packed(g.ta, g.M, g.N, g.K, g.alpha, A.data(), g.lda(), pb, g.beta, Ctb.data(), g.ldc(),
+                 pool, g.ep, t);
+    CHECK(std::memcmp(Ctb.data(), C.data(), C.size() * sizeof(float)) == 0);
+    auto Cta = C0;
+    sgemm_packed(g.tb, g.M, g.N, g.K, g.alpha, pa, B.data(), g.ldb(), g.beta, Cta.data(), g.ldc(),
+                 pool, g.ep, t);
+    CHECK(std::memcmp(Cta.data(), C.data(), C.size() * sizeof(float)) == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("isa: selected level honours ONYX_ISA and the CPU", "[gemm][isa]") {
+  CHECK(isa::selected() <= isa::detected());
+  CHECK(isa::active().isa == isa::selected());
+  CHECK(isa::find(isa::level::scalar) != nullptr);
+  for (auto l : {isa::level::scalar, isa::level::sse, isa::level::avx2, isa::level::avx512})
+    CHECK((isa::find(l) != nullptr) == (l <= isa::detected()));
+}
+
+TEST_CASE("sgemm: odd sizes, every transpose, every level", "[gemm]") {
+  for (const isa::table* t : levels()) {
+    for (bool ta : {false, true})
+      for (bool tb : {false, true})
+        for (int64_t M : {1, 3, 7, 17, 33})
+          for (int64_t N : {1, 3, 17, 33, 65})
+            for (int64_t K : {0, 1, 7, 33}) {
+              gemm_case g;
+              g.ta = ta, g.tb = tb, g.M = M, g.N = N, g.K = K, g.pad = (M + N) % 3;
+              run_case(*t, g);
+            }
+  }
+}
+
+TEST_CASE("sgemm: alpha, beta (NaN C when beta = 0), strides", "[gemm]") {
+  for (const isa::table* t : levels()) {
+    for (float alpha : {1.0f, -0.5f})
+      for (float beta : {0.0f, 1.0f, 0.25f})
+        for (int64_t pad : {0, 5}) {
+          gemm_case g;
+          g.M = 19, g.N = 37, g.K = 29, g.pad = pad, g.alpha = alpha, g.beta = beta;
+          g.ta = pad != 0;
+          run_case(*t, g);
+        }
+  }
+}
+
+TEST_CASE("sgemm: epilogue bias and clamp", "[gemm]") {
+  const auto bias = random_floats(300, 4);
+  using kind = gemm_epilogue::bias_kind;
+  for (const isa::table* t : levels()) {
+    for (kind k : {kind::none, kind::per_row, kind::per_col})
+      for (auto [lo, hi] : {std::pair{-INFINITY, INFINITY}, std::pair{0.0f, INFINITY},
+                            std::pair{-0.5f, 0.5f}})
+        for (float beta : {0.0f, 0.5f})
+          for (int64_t K : {0, 13, 300}) {  // 300 > one K slice: bias and clamp only once
+            gemm_case g;
+            g.M = 23, g.N = 41, g.K = K, g.beta = beta, g.tb = true;
+            g.ep.bias = bias.data(), g.ep.kind = k, g.ep.min = lo, g.ep.max = hi;
+            run_case(*t, g);
+          }
+  }
+}
+
+TEST_CASE("sgemm: large blocks and threads equal serial", "[gemm][threads]") {
+  onyx::thread_pool two(2), three(3);
+  const auto bias = random_floats(1100, 5);
+  for (const isa::table* t : levels()) {
+    for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{130, 65, 300},
+                           {251, 67, 520},     // more than one MC block and three K slices
+                           {7, 1030, 70},      // more than one NC block, split over N
+                           {300, 5, 17},       // split over M
+                           {65, 130, 257}}) {
+      gemm_case g;
+      g.M = M, g.N = N, g.K = K, g.pad = 3, g.beta = 0.5f, g.alpha = 0.75f;
+      g.ep.bias = bias.data(), g.ep.kind = gemm_epilogue::bias_kind::per_col, g.ep.min = -1.0f;
+      run_case(*t, g, {&two, &three});
+    }
+  }
+}
+
+TEST_CASE("sgemm: empty problems", "[gemm]") {
+  for (const isa::table* t : levels()) {
+    float c = 7.0f;
+    sgemm(false, false, 0, 5, 3, 1.0f, nullptr, 3, nullptr, 5, 0.0f, &c, 5, nullptr, {}, *t);
+    sgemm(false, false, 5, 0, 3, 1.0f, nullptr, 3, nullptr, 0, 0.0f, &c, 0, nullptr, {}, *t);
+    CHECK(c == 7.0f);
+  }
+}
