@@ -1,0 +1,405 @@
+// kernels/cpu/conv.hpp: Conv and fused::Conv on the CPU.
+//
+// Algorithm: per image n and group g, Y_g (Mg x P) = W_g (Mg x K) * col (K x P)
+// with P the output positions and K = C/G * prod(kernel). col is the im2col
+// matrix (row (c, k1..kn), column p holds the input tap of position p, 0 in
+// the padding); the f32 product is the packed SGEMM of gemm.hpp with W_g
+// packed once at prepare time, bias and activation clamp in its epilogue.
+//   - 1x1, stride 1, no padding: col is X itself (C x P), no copy.
+//   - depthwise 2-D (C/G == 1 and M/G == 1): direct accumulation per channel,
+//     since a GEMM with M = 1 is a dot product at a fraction of peak.
+//   - work split: columns of col in tiles of about 128 KiB of col, tasks over
+//     images x groups x tiles with a serial GEMM each; when there are fewer
+//     tasks than threads (small late layers at batch 1), the whole col is built
+//     and the GEMM itself runs on the pool.
+// float16 converts X, W and B to float32 and Y back; float64 runs the same
+// driver with a plain triple-loop product.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "kernels/cpu/gemm.hpp"
+#include "onyx/ops/conv.hpp"
+#include "onyx/ops/fused/conv.hpp"
+#include "onyx/registry/kernel.hpp"
+#include "onyx/runtime/parallel.hpp"
+
+namespace onyx::kernels::cpu {
+
+/// Concrete sizes of one Conv run.
+struct conv_geometry {
+  std::vector<ops::detail::window_axis> axes;
+  std::int64_t N = 0, C = 0, M = 0, G = 1, Cg = 0, Mg = 0;
+  std::int64_t taps = 1;     // prod(kernel)
+  std::int64_t K = 0;        // Cg * taps
+  std::int64_t P = 1;        // output positions per channel
+  std::int64_t in_size = 1;  // input positions per channel
+  bool pointwise = false;    // 1x1, stride 1, no padding: col == X
+  bool depthwise2d = false;
+};
+
+inline result<conv_geometry> make_conv_geometry(const ops::detail::conv_attributes& a, const extents& x,
+                                                const extents& w) {
+  if (x.size() < 3 || w.size() != x.size())
+    return status(errc::invalid_argument, "Conv needs X of rank >= 3 and W of the same rank, got X " + to_string(x) +
+                                              " and W " + to_string(w));
+  conv_geometry g;
+  const std::size_t spatial = x.size() - 2;
+  if (spatial > 8) return status(errc::unsupported, "Conv supports at most 8 spatial axes");
+  ONYX_ASSIGN(auto win, ops::detail::conv_window(a, spatial, std::span(w).subspan(2)));
+  ONYX_ASSIGN(g.axes, ops::detail::window_geometry(win, std::span(x).subspan(2)));
+  g.N = x[0];
+  g.C = x[1];
+  g.M = w[0];
+  g.G = a.group;
+  if (g.G < 1 || g.C != w[1] * g.G || g.M % g.G != 0)
+    return status(errc::invalid_argument, "X " + to_string(x) + " and W " + to_string(w) +
+                                              " do not agree with group " + std::to_string(g.G));
+  g.Cg = w[1];
+  g.Mg = g.M / g.G;
+  g.pointwise = true;
+  for (std::size_t i = 0; i < spatial; ++i) {
+    const auto& ax = g.axes[i];
+    if (ax.kernel != w[2 + i]) return status(errc::invalid_argument, "kernel_shape does not match W " + to_string(w));
+    g.taps *= ax.kernel;
+    g.P *= ax.out;
+    g.in_size *= ax.in;
+    g.pointwise = g.pointwise && ax.kernel == 1 && ax.stride == 1 && ax.pad_begin == 0 && ax.pad_end == 0;
+  }
+  g.K = g.Cg * g.taps;
+  g.depthwise2d = spatial == 2 && g.Cg == 1 && g.Mg == 1;
+  return g;
+}
+
+namespace conv_detail {
+
+inline std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
+
+/// The output range [lo, hi) within [from, to) whose tap o*s + off lies in [0, in).
+inline void valid_range(std::int64_t from, std::int64_t to, std::int64_t s, std::int64_t off, std::int64_t in,
+                        std::int64_t& lo, std::int64_t& hi) {
+  lo = std::clamp(ceil_div(-off, s), from, to);
+  hi = std::clamp(floor_div(in - 1 - off, s) + 1, lo, to);
+}
+
+/// Rows of col for output positions [p0, p1) of one image and group:
+/// col[r * (p1 - p0) + (p - p0)], rows r in [r0, r1) of the K rows.
+template <class T>
+void im2col(const T* x, const conv_geometry& g, std::int64_t p0, std::int64_t p1, std::int64_t r0, std::int64_t r1,
+            T* col) {
+  const std::size_t n = g.axes.size();
+  const auto& last = g.axes[n - 1];
+  const std::int64_t width = p1 - p0;
+  std::int64_t kidx[8], oidx[8];
+  for (std::int64_t r = r0; r < r1; ++r) {
+    T* dst = col + (r - r0) * width;
+    const T* xc = x + (r / g.taps) * g.in_size;
+    for (std::int64_t rem = r % g.taps, d = static_cast<std::int64_t>(n); d-- > 0;) {
+      kidx[d] = rem % g.axes[d].kernel;
+      rem /= g.axes[d].kernel;
+    }
+    const std::int64_t off_last = kidx[n - 1] * last.dilation - last.pad_begin;
+    for (std::int64_t p = p0; p < p1;) {
+      std::int64_t rem = p;
+      for (std::size_t d = n; d-- > 0;) {
+        oidx[d] = rem % g.axes[d].out;
+        rem /= g.axes[d].out;
+      }
+      const std::int64_t count = std::min(p1 - p, last.out - oidx[n - 1]);
+      bool inside = true;
+      std::int64_t base = 0;
+      for (std::size_t d = 0; d + 1 < n; ++d) {
+        const auto& ax = g.axes[d];
+        const std::int64_t i = oidx[d] * ax.stride + kidx[d] * ax.dilation - ax.pad_begin;
+        inside = inside && i >= 0 && i < ax.in;
+        base = base * ax.in + i;
+      }
+      if (!inside) {
+        std::fill_n(dst, count, T(0));
+      } else {
+        const T* row = xc + base * last.in;
+        const std::int64_t o0 = oidx[n - 1], o1 = o0 + count;
+        std::int64_t lo, hi;
+        valid_range(o0, o1, last.stride, off_last, last.in, lo, hi);
+        std::fill_n(dst, lo - o0, T(0));
+        if (last.stride == 1) {
+          std::copy_n(row + lo + off_last, hi - lo, dst + (lo - o0));
+        } else {
+          for (std::int64_t o = lo; o < hi; ++o) dst[o - o0] = row[o * last.stride + off_last];
+        }
+        std::fill_n(dst + (hi - o0), o1 - hi, T(0));
+      }
+      dst += count;
+      p += count;
+    }
+  }
+}
+
+/// Depthwise 2-D: Y[c] = b[c] + sum_taps w[c, kh, kw] * X[c, shifted], clamped.
+template <class T>
+void depthwise2d(const T* x, const T* w, const T* bias, T* y, const conv_geometry& g, float lo, float hi,
+                 const thread_pool* pool) {
+  const auto& ah = g.axes[0];
+  const auto& aw = g.axes[1];
+  const bool clamp = lo > -std::numeric_limits<float>::infinity() || hi < std::numeric_limits<float>::infinity();
+  parallel_for(pool, g.N * g.C, 1, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t nc = b; nc < e; ++nc) {
+      const std::int64_t c = nc % g.C;
+      const T* xc = x + nc * g.in_size;
+      const T* wc = w + c * g.taps;
+      T* yc = y + nc * g.P;
+      std::fill_n(yc, g.P, bias ? bias[c] : T(0));
+      for (std::int64_t kh = 0; kh < ah.kernel; ++kh) {
+        const std::int64_t offh = kh * ah.dilation - ah.pad_begin;
+        std::int64_t oh0, oh1;
+        valid_range(0, ah.out, ah.stride, offh, ah.in, oh0, oh1);
+        for (std::int64_t kw = 0; kw < aw.kernel; ++kw) {
+          const T wv = wc[kh * aw.kernel + kw];
+          const std::int64_t offw = kw * aw.dilation - aw.pad_begin;
+          std::int64_t ow0, ow1;
+          valid_range(0, aw.out, aw.stride, offw, aw.in, ow0, ow1);
+          for (std::int64_t oh = oh0; oh < oh1; ++oh) {
+            const T* xr = xc + (oh * ah.stride + offh) * aw.in + offw;
+            T* yr = yc + oh * aw.out;
+            if (aw.stride == 1)
+              for (std::int64_t ow = ow0; ow < ow1; ++ow) yr[ow] += wv * xr[ow];
+            else
+              for (std::int64_t ow = ow0; ow < ow1; ++ow) yr[ow] += wv * xr[ow * aw.stride];
+          }
+        }
+      }
+      if (clamp)
+        for (std::int64_t i = 0; i < g.P; ++i) yc[i] = std::min<T>(std::max<T>(yc[i], T(lo)), T(hi));
+    }
+  });
+}
+
+/// Y (Mg x width, row stride ldc) = W_g * B (K x width, row stride ldb) + bias, clamped.
+/// f32: the packed SGEMM; f64: a plain product.
+template <class T> struct group_gemm;
+
+template <> struct group_gemm<float> {
+  const std::vector<packed_a>& packed;
+  const float* bias;
+  float lo, hi;
+  std::int64_t Mg, K;
+  void operator()(std::int64_t grp, const float* b, std::int64_t ldb, std::int64_t width, float* y,
+                  std::int64_t ldc, const thread_pool* pool) const {
+    gemm_epilogue ep;
+    if (bias) {
+      ep.bias = bias + grp * Mg;
+      ep.kind = gemm_epilogue::bias_kind::per_row;
+    }
+    ep.min = lo;
+    ep.max = hi;
+    sgemm_packed(false, Mg, width, K, 1.0f, packed[static_cast<std::size_t>(grp)], b, ldb, 0.0f, y, ldc, pool, ep);
+  }
+};
+
+template <> struct group_gemm<double> {
+  const double* w;
+  const double* bias;
+  float lo, hi;
+  std::int64_t Mg, K;
+  void operator()(std::int64_t grp, const double* b, std::int64_t ldb, std::int64_t width, double* y,
+                  std::int64_t ldc, const thread_pool*) const {
+    for (std::int64_t i = 0; i < Mg; ++i) {
+      const double* wr = w + (grp * Mg + i) * K;
+      double* yr = y + i * ldc;
+      std::fill_n(yr, width, bias ? bias[grp * Mg + i] : 0.0);
+      for (std::int64_t k = 0; k < K; ++k) {
+        const double wk = wr[k];
+        const double* br = b + k * ldb;
+        for (std::int64_t j = 0; j < width; ++j) yr[j] += wk * br[j];
+      }
+      for (std::int64_t j = 0; j < width; ++j) yr[j] = std::min<double>(std::max<double>(yr[j], lo), hi);
+    }
+  }
+};
+
+/// The im2col + GEMM driver over images, groups and column tiles.
+template <class T, class Gemm>
+void conv_driver(const T* x, T* y, const conv_geometry& g, const Gemm& gemm, const thread_pool* pool) {
+  const std::int64_t threads = pool ? pool->size() : 1;
+  const std::int64_t x_group = g.Cg * g.in_size, y_group = g.Mg * g.P;
+  std::int64_t tile = std::max<std::int64_t>(64, (std::int64_t{32} << 10) / std::max<std::int64_t>(g.K, 1));
+  tile = std::min(tile / 16 * 16, g.P);
+  const std::int64_t tiles = (g.P + tile - 1) / tile;
+  const std::int64_t tasks = g.N * g.G * tiles;
+
+  if (tasks >= threads || threads == 1) {
+    parallel_for(pool, tasks, 1, [&](std::int64_t b, std::int64_t e) {
+      std::vector<T> col(g.pointwise ? 0 : static_cast<std::size_t>(g.K * tile));
+      for (std::int64_t t = b; t < e; ++t) {
+        const std::int64_t ng = t / tiles, p0 = (t % tiles) * tile, p1 = std::min(p0 + tile, g.P);
+        const T* xg = x + ng * x_group;
+        T* yg = y + ng * y_group + p0;
+        if (g.pointwise) {
+          gemm(ng % g.G, xg + p0, g.P, p1 - p0, yg, g.P, nullptr);
+        } else {
+          im2col(xg, g, p0, p1, 0, g.K, col.data());
+          gemm(ng % g.G, col.data(), p1 - p0, p1 - p0, yg, g.P, nullptr);
+        }
+      }
+    });
+    return;
+  }
+  // Few large GEMMs: whole col per (image, group), im2col and GEMM on the pool.
+  std::vector<T> col(g.pointwise ? 0 : static_cast<std::size_t>(g.K * g.P));
+  for (std::int64_t ng = 0; ng < g.N * g.G; ++ng) {
+    const T* xg = x + ng * x_group;
+    const T* b = xg;
+    if (!g.pointwise) {
+      parallel_for(pool, g.K, 4, [&](std::int64_t r0, std::int64_t r1) {
+        im2col(xg, g, 0, g.P, r0, r1, col.data() + r0 * g.P);
+      });
+      b = col.data();
+    }
+    gemm(ng % g.G, b, g.P, g.P, y + ng * y_group, g.P, pool);
+  }
+}
+
+/// What prepare keeps: W_g packed per group (f32 and f16, when W is constant).
+struct conv_state {
+  std::vector<packed_a> packed;
+  float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
+};
+
+inline std::vector<packed_a> pack_groups(const float* w, std::int64_t G, std::int64_t Mg, std::int64_t K) {
+  std::vector<packed_a> packed;
+  packed.reserve(static_cast<std::size_t>(G));
+  for (std::int64_t grp = 0; grp < G; ++grp) packed.push_back(pack_a(false, Mg, K, w + grp * Mg * K, K));
+  return packed;
+}
+
+inline std::vector<float> widen(const tensor& t) {
+  std::vector<float> v(static_cast<std::size_t>(t.size()));
+  const float16_t* p = t.data<float16_t>();
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = to_float(p[i]);
+  return v;
+}
+
+template <dtype D>
+result<conv_state> prepare(const ops::detail::conv_attributes& a, const prepare_info_base& p, float lo, float hi) {
+  conv_state s;
+  s.lo = lo;
+  s.hi = hi;
+  const tensor* w = p.constant(1);
+  if constexpr (D != dtype::float64) {
+    if (w && w->rank() >= 3 && a.group >= 1 && w->dim(0) % a.group == 0) {
+      const std::int64_t Mg = w->dim(0) / a.group, K = w->size() / std::max<std::int64_t>(w->dim(0), 1);
+      if (Mg * K > 0 && !(w->rank() == 4 && w->dim(1) == 1 && Mg == 1)) {  // depthwise reads W directly
+        if constexpr (D == dtype::float32) {
+          s.packed = pack_groups(w->data<float>(), a.group, Mg, K);
+        } else {
+          auto wf = widen(*w);
+          s.packed = pack_groups(wf.data(), a.group, Mg, K);
+        }
+      }
+    }
+  }
+  return s;
+}
+
+template <dtype D>
+status run(const ops::detail::conv_attributes& a, const kernel_call& c) {
+  const conv_state& s = c.state<conv_state>();
+  const tensor& x = c.input(0);
+  const tensor& w = c.input(1);
+  ONYX_ASSIGN(auto g, make_conv_geometry(a, x.shape(), w.shape()));
+  tensor& y = c.output(0);
+  if (y.size() == 0 || g.K == 0) {
+    if (y.size() != 0 && g.K == 0) return status(errc::invalid_argument, "Conv with an empty kernel");
+    return ok();
+  }
+  const bool has_bias = c.has_input(2);
+  if (has_bias && c.input(2).size() != g.M)
+    return status(errc::invalid_argument, "B has " + std::to_string(c.input(2).size()) + " values, expected " +
+                                              std::to_string(g.M));
+
+  if constexpr (D == dtype::float64) {
+    const double* b = has_bias ? c.input(2).data<double>() : nullptr;
+    if (g.depthwise2d)
+      depthwise2d(x.data<double>(), w.data<double>(), b, y.data<double>(), g, s.lo, s.hi, c.pool());
+    else
+      conv_driver(x.data<double>(), y.data<double>(), g, group_gemm<double>{w.data<double>(), b, s.lo, s.hi, g.Mg, g.K},
+                  c.pool());
+    return ok();
+  } else {
+    // float32 views of X, W, B, Y (copies for float16).
+    std::vector<float> xf, wf, bf, yf;
+    const float* xp;
+    const float* wp;
+    const float* bp = nullptr;
+    float* yp;
+    if constexpr (D == dtype::float32) {
+      xp = x.data<float>();
+      wp = w.data<float>();
+      if (has_bias) bp = c.input(2).data<float>();
+      yp = y.data<float>();
+    } else {
+      xf = widen(x);
+      wf = widen(w);
+      if (has_bias) bf = widen(c.input(2));
+      yf.resize(static_cast<std::size_t>(y.size()));
+      xp = xf.data();
+      wp = wf.data();
+      bp = has_bias ? bf.data() : nullptr;
+      yp = yf.data();
+    }
+    if (g.depthwise2d) {
+      depthwise2d(xp, wp, bp, yp, g, s.lo, s.hi, c.pool());
+    } else {
+      std::vector<packed_a> local;
+      const bool prepacked = static_cast<std::int64_t>(s.packed.size()) == g.G && s.packed[0].rows() == g.Mg &&
+                             s.packed[0].cols() == g.K && s.packed[0].isa() == isa::active().isa;
+      if (!prepacked) local = pack_groups(wp, g.G, g.Mg, g.K);
+      conv_driver(xp, yp, g, group_gemm<float>{prepacked ? s.packed : local, bp, s.lo, s.hi, g.Mg, g.K}, c.pool());
+    }
+    if constexpr (D == dtype::float16) {
+      float16_t* out = y.data<float16_t>();
+      for (std::size_t i = 0; i < yf.size(); ++i) out[i] = to_float16(yf[i]);
+    }
+    return ok();
+  }
+}
+
+}  // namespace conv_detail
+
+}  // namespace onyx::kernels::cpu
+
+namespace onyx {
+
+template <> struct kernel<ops::Conv, cpu> {
+  static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
+  using state = kernels::cpu::conv_detail::conv_state;
+  template <ops::signature S> static result<state> prepare(const prepare_info<ops::Conv>& p) {
+    return kernels::cpu::conv_detail::prepare<S[0]>(p.attrs(), p, -std::numeric_limits<float>::infinity(),
+                                                   std::numeric_limits<float>::infinity());
+  }
+  template <ops::signature S> static status run(const call<ops::Conv>& c) {
+    return kernels::cpu::conv_detail::run<S[0]>(c.attrs(), c);
+  }
+};
+
+template <> struct kernel<ops::fused::Conv, cpu> {
+  static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
+  using state = kernels::cpu::conv_detail::conv_state;
+  template <ops::signature S> static result<state> prepare(const prepare_info<ops::fused::Conv>& p) {
+    const auto& a = p.attrs();
+    float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
+    if (a.activation == "Relu") lo = 0.0f;
+    else if (a.activation == "Clip") lo = a.activation_min, hi = a.activation_max;
+    return kernels::cpu::conv_detail::prepare<S[0]>(a, p, lo, hi);
+  }
+  template <ops::signature S> static status run(const call<ops::fused::Conv>& c) {
+    return kernels::cpu::conv_detail::run<S[0]>(c.attrs(), c);
+  }
+};
+
+}  // namespace onyx

@@ -1,0 +1,4 @@
+// kernels/cpu/nn_kernels.hpp: CPU kernels of the nn op group.
+#pragma once
+
+#include "kernels/cpu/conv.hpp"

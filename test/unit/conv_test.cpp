@@ -1,0 +1,203 @@
+// Conv and fused::Conv against a direct N-d convolution in double.
+#include "kernels/cpu/conv.hpp"
+
+#include "op_harness.hpp"
+
+namespace {
+
+using namespace onyx;
+using onyx::test::attr;
+
+struct conv_case {
+  extents x, w;
+  std::int64_t group;
+  std::vector<std::int64_t> strides, dilations, pads;  // empty: defaults
+  std::string auto_pad;
+  bool bias;
+  conv_case(extents x_, extents w_, std::int64_t group_ = 1, std::vector<std::int64_t> strides_ = {},
+            std::vector<std::int64_t> dilations_ = {}, std::vector<std::int64_t> pads_ = {},
+            std::string auto_pad_ = "NOTSET", bool bias_ = true)
+      : x(std::move(x_)), w(std::move(w_)), group(group_), strides(std::move(strides_)),
+        dilations(std::move(dilations_)), pads(std::move(pads_)), auto_pad(std::move(auto_pad_)), bias(bias_) {}
+};
+
+// Direct convolution; SAME_* pads computed here from the spec's formula.
+std::vector<double> reference(const conv_case& cc, const std::vector<double>& x, const std::vector<double>& w,
+                              const std::vector<double>& b, extents& y_shape, double lo = -INFINITY,
+                              double hi = INFINITY) {
+  const std::size_t n = cc.x.size() - 2;
+  std::vector<std::int64_t> s(n, 1), d(n, 1), pb(n, 0), out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!cc.strides.empty()) s[i] = cc.strides[i];
+    if (!cc.dilations.empty()) d[i] = cc.dilations[i];
+    const std::int64_t in = cc.x[2 + i], span = (cc.w[2 + i] - 1) * d[i] + 1;
+    if (cc.auto_pad == "SAME_UPPER" || cc.auto_pad == "SAME_LOWER") {
+      out[i] = (in + s[i] - 1) / s[i];
+      const std::int64_t total = std::max<std::int64_t>(0, (out[i] - 1) * s[i] + span - in);
+      pb[i] = cc.auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+    } else if (cc.auto_pad == "VALID") {
+      out[i] = (in - span) / s[i] + 1;
+    } else {
+      std::int64_t p0 = cc.pads.empty() ? 0 : cc.pads[i], p1 = cc.pads.empty() ? 0 : cc.pads[n + i];
+      pb[i] = p0;
+      out[i] = (in + p0 + p1 - span) / s[i] + 1;
+    }
+  }
+  const std::int64_t N = cc.x[0], C = cc.x[1], M = cc.w[0], Cg = cc.w[1], Mg = M / cc.group;
+  y_shape = {N, M};
+  for (auto o : out) y_shape.push_back(o);
+  std::int64_t P = element_count(out), taps = element_count(std::span(cc.w).subspan(2)),
+               insz = element_count(std::span(cc.x).subspan(2));
+  std::vector<double> y(static_cast<std::size_t>(N * M * P));
+  std::vector<std::int64_t> o(n), k(n);
+  for (std::int64_t nn = 0; nn < N; ++nn)
+    for (std::int64_t m = 0; m < M; ++m)
+      for (std::int64_t p = 0; p < P; ++p) {
+        for (std::int64_t r = p, i = static_cast<std::int64_t>(n); i-- > 0;) o[i] = r % out[i], r /= out[i];
+        double acc = b.empty() ? 0.0 : b[m];
+        const std::int64_t g = m / Mg;
+        for (std::int64_t c = 0; c < Cg; ++c)
+          for (std::int64_t t = 0; t < taps; ++t) {
+            for (std::int64_t r = t, i = static_cast<std::int64_t>(n); i-- > 0;)
+              k[i] = r % cc.w[2 + i], r /= cc.w[2 + i];
+            std::int64_t off = 0;
+            bool inside = true;
+            for (std::size_t i = 0; i < n; ++i) {
+              const std::int64_t pos = o[i] * s[i] + k[i] * d[i] - pb[i];
+              inside = inside && pos >= 0 && pos < cc.x[2 + i];
+              off = off * cc.x[2 + i] + pos;
+            }
+            if (inside) acc += w[(m * Cg + c) * taps + t] * x[(nn * C + g * Cg + c) * insz + off];
+          }
+        y[(nn * M + m) * P + p] = std::min(std::max(acc, lo), hi);
+      }
+  (void)C;
+  return y;
+}
+
+std::vector<graph::attribute> attrs_of(const conv_case& cc) {
+  std::vector<graph::attribute> a{attr("group", cc.group), attr("auto_pad", cc.auto_pad)};
+  if (!cc.strides.empty()) a.push_back(attr("strides", cc.strides));
+  if (!cc.dilations.empty()) a.push_back(attr("dilations", cc.dilations));
+  if (!cc.pads.empty()) a.push_back(attr("pads", cc.pads));
+  return a;
+}
+
+template <class T> std::vector<T> cast(const std::vector<double>& v) { return {v.begin(), v.end()}; }
+
+void check_f32(const conv_case& cc, const thread_pool* pool = nullptr) {
+  auto xd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.x)), -1, 1, 1);
+  auto wd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.w)), -1, 1, 2);
+  auto bd = cc.bias ? onyx::test::random_values<double>(static_cast<std::size_t>(cc.w[0]), -1, 1, 3)
+                    : std::vector<double>{};
+  extents ys;
+  auto expect = reference(cc, xd, wd, bd, ys);
+  std::vector<tensor> in{tensor::from(cast<float>(xd), cc.x), tensor::from(cast<float>(wd), cc.w)};
+  if (cc.bias) in.push_back(tensor::from(cast<float>(bd), {cc.w[0]}));
+  auto r = onyx::test::run_op<ops::Conv>(in, attrs_of(cc), 1, pool);
+  INFO(r.error().message());
+  REQUIRE(r.ok());
+  REQUIRE((*r)[0].shape() == ys);
+  onyx::test::require_close((*r)[0], cast<float>(expect), 1e-4, 1e-4);
+}
+
+}  // namespace
+
+TEST_CASE("Conv 2-D: pads, strides, dilations, groups, bias", "[conv]") {
+  check_f32({{1, 3, 7, 9}, {5, 3, 3, 3}});
+  check_f32({{2, 3, 11, 10}, {4, 3, 3, 2}, 1, {2, 3}, {1, 1}, {1, 0, 2, 1}});
+  check_f32({{1, 4, 13, 13}, {6, 2, 3, 3}, 2, {1, 1}, {2, 2}, {2, 2, 2, 2}, "NOTSET", false});
+  check_f32({{1, 6, 9, 8}, {6, 1, 3, 3}, 6, {1, 1}, {}, {1, 1, 1, 1}});   // depthwise
+  check_f32({{2, 5, 10, 7}, {5, 1, 5, 3}, 5, {2, 2}, {1, 2}, {2, 1, 2, 1}});  // depthwise, strided
+  check_f32({{1, 4, 9, 9}, {8, 1, 3, 3}, 4, {1, 1}, {}, {1, 1, 1, 1}});   // depth multiplier 2
+  check_f32({{2, 7, 5, 6}, {9, 7, 1, 1}});                                // pointwise
+  check_f32({{1, 7, 5, 6}, {9, 7, 1, 1}, 1, {2, 2}});                     // strided 1x1
+}
+
+TEST_CASE("Conv auto_pad", "[conv]") {
+  for (const char* mode : {"SAME_UPPER", "SAME_LOWER", "VALID"}) {
+    INFO(mode);
+    check_f32({{1, 2, 7, 8}, {3, 2, 4, 3}, 1, {2, 3}, {}, {}, mode});
+    check_f32({{1, 2, 6, 6}, {3, 2, 2, 2}, 1, {1, 1}, {}, {}, mode});
+  }
+}
+
+TEST_CASE("Conv 1-D and 3-D", "[conv]") {
+  check_f32({{2, 3, 17}, {4, 3, 5}, 1, {2}, {2}, {3, 1}});
+  check_f32({{1, 2, 5, 6, 7}, {3, 2, 3, 2, 3}, 1, {1, 2, 1}, {1, 1, 2}, {1, 0, 1, 1, 1, 0}});
+}
+
+TEST_CASE("Conv on a pool: tiled and whole-GEMM paths", "[conv]") {
+  thread_pool pool(4);
+  check_f32({{2, 8, 40, 37}, {16, 8, 3, 3}, 1, {}, {}, {1, 1, 1, 1}}, &pool);  // many tiles
+  check_f32({{1, 64, 7, 7}, {33, 64, 3, 3}, 1, {}, {}, {1, 1, 1, 1}}, &pool);  // one tile: GEMM on the pool
+  check_f32({{1, 16, 6, 5}, {20, 16, 1, 1}}, &pool);
+  check_f32({{3, 12, 15, 15}, {12, 1, 3, 3}, 12, {2, 2}, {}, {1, 1, 1, 1}}, &pool);
+}
+
+TEST_CASE("Conv float64 and float16", "[conv]") {
+  conv_case cc{{1, 4, 6, 7}, {6, 2, 3, 3}, 2, {1, 2}, {}, {1, 1, 1, 1}};
+  auto xd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.x)), -1, 1, 4);
+  auto wd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.w)), -1, 1, 5);
+  auto bd = onyx::test::random_values<double>(6, -1, 1, 6);
+  extents ys;
+  auto expect = reference(cc, xd, wd, bd, ys);
+  auto r = onyx::test::run_op<ops::Conv>(
+      {tensor::from(xd, cc.x), tensor::from(wd, cc.w), tensor::from(bd, {6})}, attrs_of(cc));
+  REQUIRE(r.ok());
+  onyx::test::require_close((*r)[0], expect, 1e-12, 1e-12);
+
+  auto half = [](const std::vector<double>& v) {
+    std::vector<float16_t> h;
+    for (double d : v) h.push_back(to_float16(static_cast<float>(d)));
+    return h;
+  };
+  auto back = [](const std::vector<float16_t>& h) {
+    std::vector<double> v;
+    for (auto x : h) v.push_back(to_float(x));
+    return v;
+  };
+  auto xh = half(xd), wh = half(wd), bh = half(bd);
+  auto expect_h = reference(cc, back(xh), back(wh), back(bh), ys);
+  auto rh = onyx::test::run_op<ops::Conv>(
+      {tensor::from(xh, cc.x), tensor::from(wh, cc.w), tensor::from(bh, {6})}, attrs_of(cc));
+  REQUIRE(rh.ok());
+  auto got = (*rh)[0].values<float16_t>();
+  for (std::size_t i = 0; i < expect_h.size(); ++i) REQUIRE(std::abs(to_float(got[i]) - expect_h[i]) < 1e-2);
+}
+
+TEST_CASE("fused::Conv applies Relu and Clip", "[conv]") {
+  conv_case cc{{1, 3, 8, 9}, {4, 3, 3, 3}, 1, {}, {}, {1, 1, 1, 1}};
+  auto xd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.x)), -1, 1, 7);
+  auto wd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.w)), -1, 1, 8);
+  std::vector<tensor> in{tensor::from(cast<float>(xd), cc.x), tensor::from(cast<float>(wd), cc.w)};
+  extents ys;
+  auto a = attrs_of(cc);
+  a.push_back(attr("activation", std::string("Relu")));
+  auto r = onyx::test::run_op<ops::fused::Conv>(in, a);
+  REQUIRE(r.ok());
+  onyx::test::require_close((*r)[0], cast<float>(reference(cc, xd, wd, {}, ys, 0.0)), 1e-4, 1e-4);
+
+  a = attrs_of(cc);
+  a.push_back(attr("activation", std::string("Clip")));
+  a.push_back(attr("activation_min", -0.5f));
+  a.push_back(attr("activation_max", 0.25f));
+  r = onyx::test::run_op<ops::fused::Conv>(in, a);
+  REQUIRE(r.ok());
+  onyx::test::require_close((*r)[0], cast<float>(reference(cc, xd, wd, {}, ys, -0.5, 0.25)), 1e-4, 1e-4);
+}
+
+TEST_CASE("Conv rejects bad inputs", "[conv]") {
+  auto x = tensor::zeros(dtype::float32, {1, 3, 5, 5});
+  auto r = onyx::test::run_op<ops::Conv>({x, tensor::zeros(dtype::float32, {2, 4, 3, 3})});
+  REQUIRE(!r.ok());
+  CHECK(r.error().message().find("channels") != std::string::npos);
+  r = onyx::test::run_op<ops::Conv>({x, tensor::zeros(dtype::float64, {2, 3, 3, 3})});
+  REQUIRE(!r.ok());
+  r = onyx::test::run_op<ops::Conv>({x, tensor::zeros(dtype::float32, {2, 3, 7, 3})});
+  REQUIRE(!r.ok());
+  CHECK(r.error().message().find("smaller than the kernel") != std::string::npos);
+  r = onyx::test::run_op<ops::Conv>({x, tensor::zeros(dtype::float32, {2, 3, 3, 3})},
+                                    {attr("auto_pad", std::string("SAME"))});
+  REQUIRE(!r.ok());
+}
