@@ -72,6 +72,18 @@ class tensor {
     return r;
   }
 
+  /// An owning tensor whose numeric contents are left unset (strings are empty).
+  static tensor uninitialized(dtype t, extents shape, device dev = {}) {
+    if (t == dtype::string) return zeros(t, std::move(shape), dev);
+    tensor r;
+    r.type_ = t;
+    r.shape_ = std::move(shape);
+    r.device_ = dev;
+    r.buffer_ = allocate_aligned(storage_bytes(t, element_count(r.shape_)));
+    r.data_ = r.buffer_.get();
+    return r;
+  }
+
   /// A non-owning tensor over `data`, which must outlive it.
   static tensor view(void* data, dtype t, extents shape, device dev = {}) {
     tensor r;

@@ -386,8 +386,8 @@ class function_inliner {
     for (int i = 0; i < f.output_size(); ++i) rename[f.output(i)] = i < call.output_size() ? call.output(i) : "";
     std::map<std::string, const onnx::AttributeProto*> given;
     for (const auto& a : call.attribute()) given[a.name()] = &a;
-    std::map<std::string, const onnx::AttributeProto*> defaults;
-    for (const auto& a : f.attribute_proto()) defaults[a.name()] = &a;
+    // FunctionProto.attribute_proto (attribute defaults, IR 9) is not in
+    // libonnx 1.12's schema: an attribute the call omits takes the op's default.
     auto name_of = [&](const std::string& n) {
       if (n.empty()) return n;
       auto it = rename.find(n);
@@ -406,7 +406,6 @@ class function_inliner {
         }
         const onnx::AttributeProto* src = nullptr;
         if (auto g = given.find(a.ref_attr_name()); g != given.end()) src = g->second;
-        else if (auto d = defaults.find(a.ref_attr_name()); d != defaults.end()) src = d->second;
         if (!src) continue;  // optional attribute not given: the op's default applies
         auto* copy = attrs.Add();
         *copy = *src;

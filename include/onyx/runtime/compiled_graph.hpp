@@ -1,0 +1,194 @@
+// onyx/runtime/compiled_graph.hpp: a graph with every node bound to a kernel.
+//
+// compile() runs the stages after loading: symbolic inference (which fixes
+// every dtype), optimization passes, then binding: each node gets the kernel
+// for its (op, backend, type signature) on the first listed backend that has
+// one, and `prepare` runs once with the node's constant inputs.
+#pragma once
+
+#include <map>
+
+#include "onyx/graph/infer.hpp"
+#include "onyx/graph/passes/passes.hpp"
+#include "onyx/runtime/thread_pool.hpp"
+
+namespace onyx::runtime {
+
+struct compiled_graph;
+
+struct bound_node {
+  const graph::node* node = nullptr;
+  const kernel_entry* kernel = nullptr;
+  const backend_info* backend = nullptr;
+  std::shared_ptr<const void> state;
+  std::vector<std::shared_ptr<const compiled_graph>> subgraphs;
+  std::vector<int> captured;  // outer values the subgraphs read (liveness)
+};
+
+struct compiled_graph {
+  std::shared_ptr<graph::graph> g;
+  graph::inferred types;  // symbolic: dtypes are final, shapes may hold symbols
+  std::vector<bound_node> nodes;
+  std::vector<int> capture_sources;  // per g->captures entry: the value id in the enclosing graph
+};
+
+/// The signature (dtypes at the op's signature slots) of node `n` under `st`.
+inline ops::signature signature_of(const graph::node& n, const graph::inferred& st) {
+  ops::signature s;
+  s.n = static_cast<int>(n.op->signature.size());
+  for (int i = 0; i < s.n; ++i) {
+    auto slot = n.op->signature[i];
+    const auto& ids = slot.output ? n.outputs : n.inputs;
+    int id = slot.index < static_cast<int>(ids.size()) ? ids[slot.index] : -1;
+    s.t[i] = id >= 0 ? st.types[id].type : dtype::undefined;
+  }
+  return s;
+}
+
+/// The kernel for `n` on the first backend that has one, or a status that
+/// says which signatures the build does have.
+inline result<std::pair<const kernel_entry*, const backend_info*>> find_kernel(const graph::node& n,
+                                                                               const graph::inferred& st,
+                                                                               bool host_only = false) {
+  auto sig = signature_of(n, st);
+  for (const auto& bk : n.op->kernels) {
+    if (host_only && bk.backend->device != device_kind::cpu) continue;
+    if (auto* k = bk.find(sig.key())) return std::pair{k, bk.backend};
+  }
+  std::string have;
+  for (const auto& bk : n.op->kernels)
+    for (const auto& e : bk.entries) {
+      if (have.size() > 200) break;
+      have += (have.empty() ? "" : ", ") + ops::to_string(e.sig);
+    }
+  if (!n.op->has_kernels())
+    return status(errc::unsupported, "this build has no kernel for " + n.op->qualified_name());
+  return status(errc::unsupported, "no kernel for type signature " + ops::to_string(sig) + "; this build has " +
+                                       (have.empty() ? std::string("none") : have));
+}
+
+/// A kernel_context for running nodes outside a session run (folding).
+class standalone_context final : public kernel_context {
+ public:
+  explicit standalone_context(const thread_pool* pool) : pool_(pool) {}
+  const thread_pool* pool() const override { return pool_; }
+  tensor allocate(dtype t, const extents& shape) override { return tensor::zeros(t, shape); }
+  status run_subgraph(int, std::span<const value>, std::vector<value>&) override {
+    return status(errc::unsupported, "subgraphs cannot be evaluated during constant folding");
+  }
+
+ private:
+  const thread_pool* pool_;
+};
+
+/// Runs `n` once on known inputs with a host kernel: value propagation and
+/// constant folding share it.
+inline result<std::vector<tensor>> evaluate_node(const graph::node& n, std::span<const tensor* const> inputs,
+                                                 const graph::inferred& st, const thread_pool* pool) {
+  ONYX_ASSIGN(auto found, find_kernel(n, st, true));
+  auto [k, backend] = found;
+  std::vector<value> in_values(inputs.size()), out_values(n.outputs.size());
+  std::vector<ops::value_type> in_types(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i]) {
+      in_values[i] = *inputs[i];
+      in_types[i] = {value_kind::tensor, inputs[i]->type(), sym_shape(inputs[i]->shape())};
+    } else {
+      in_types[i].kind = value_kind::none;
+    }
+  for (std::size_t i = 0; i < n.outputs.size(); ++i) {
+    int id = n.outputs[i];
+    if (id < 0) continue;
+    if (auto e = st.types[id].shape.concrete_extents()) out_values[i] = tensor::zeros(st.types[id].type, *e);
+  }
+  std::shared_ptr<const void> state;
+  if (k->prepare) {
+    prepare_info_base p;
+    p.attrs_ = n.attrs.get();
+    p.inputs_ = in_types;
+    p.constants_ = inputs;
+    p.pool_ = pool;
+    ONYX_ASSIGN(state, k->prepare(p));
+  }
+  std::vector<value*> in_ptrs, out_ptrs;
+  for (std::size_t i = 0; i < in_values.size(); ++i) in_ptrs.push_back(inputs[i] ? &in_values[i] : nullptr);
+  for (std::size_t i = 0; i < out_values.size(); ++i) out_ptrs.push_back(n.outputs[i] >= 0 ? &out_values[i] : nullptr);
+  standalone_context ctx(pool);
+  kernel_call c;
+  c.attrs_ = n.attrs.get();
+  c.state_ = state.get();
+  c.in_ = in_ptrs;
+  c.out_ = out_ptrs;
+  c.ctx_ = &ctx;
+  ONYX_TRY(k->run(c));
+  std::vector<tensor> out;
+  for (auto& v : out_values) out.push_back(v.is_tensor() ? v.as_tensor() : tensor{});
+  return out;
+}
+
+inline graph::evaluate_fn make_evaluator(const thread_pool* pool) {
+  return [pool](const graph::node& n, std::span<const tensor* const> ins, const graph::inferred& st) {
+    return evaluate_node(n, ins, st, pool);
+  };
+}
+
+struct compile_options {
+  bool optimize = true;
+  const thread_pool* pool = nullptr;
+};
+
+/// Infers, optimizes and binds `g`. `outer` gives the types of values the
+/// graph captures from its enclosing scope (null for the main graph).
+inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<graph::graph> g,
+                                                             const compile_options& opt,
+                                                             const graph::graph* outer_graph = nullptr,
+                                                             const graph::inferred* outer = nullptr) {
+  auto cg = std::make_shared<compiled_graph>();
+  auto evaluate = make_evaluator(opt.pool);
+  cg->types = graph::initial_state(*g);
+  for (int id : g->captures) {
+    int src = outer_graph ? outer_graph->find(g->values[id].name) : -1;
+    if (src < 0) return status(errc::invalid_model, "captured value '" + g->values[id].name + "' not found");
+    cg->capture_sources.push_back(src);
+    cg->types.types[id] = outer->types[src];
+    cg->types.known[id] = outer->known[src];
+  }
+  ONYX_TRY(graph::infer_graph(*g, cg->types, evaluate));
+  if (opt.optimize) ONYX_TRY(graph::passes::optimize(*g, cg->types, evaluate));
+
+  cg->nodes.reserve(g->nodes.size());
+  for (const auto& n : g->nodes) {
+    bound_node b;
+    b.node = &n;
+    auto found = find_kernel(n, cg->types);
+    if (!found.ok()) return std::move(found).error().with_context(n.label());
+    std::tie(b.kernel, b.backend) = *found;
+    if (b.kernel->prepare) {
+      std::vector<ops::value_type> in_types;
+      std::vector<const tensor*> constants;
+      for (int id : n.inputs) {
+        in_types.push_back(id >= 0 ? cg->types.types[id] : ops::value_type{value_kind::none});
+        constants.push_back(id >= 0 && g->values[id].constant ? &*g->values[id].constant : nullptr);
+      }
+      prepare_info_base p;
+      p.attrs_ = n.attrs.get();
+      p.inputs_ = in_types;
+      p.constants_ = constants;
+      p.pool_ = opt.pool;
+      auto st = b.kernel->prepare(p);
+      if (!st.ok()) return std::move(st).error().with_context(n.label());
+      b.state = std::move(st).value();
+    }
+    for (const auto& sg : n.subgraphs) {
+      auto sub = compile(std::const_pointer_cast<graph::graph>(sg), opt, g.get(), &cg->types);
+      if (!sub.ok()) return std::move(sub).error().with_context(n.label());
+      for (int src : (*sub)->capture_sources) b.captured.push_back(src);
+      b.subgraphs.push_back(std::move(sub).value());
+    }
+    cg->nodes.push_back(std::move(b));
+  }
+  cg->g = std::move(g);
+  return std::shared_ptr<const compiled_graph>(std::move(cg));
+}
+
+}  // namespace onyx::runtime

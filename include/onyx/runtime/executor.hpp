@@ -1,0 +1,260 @@
+// onyx/runtime/executor.hpp: walking a compiled graph.
+//
+// A `shaped_plan` is made once per input-shape signature: concrete inference
+// gives every value its extents, nodes whose outputs are then known (shape
+// arithmetic) are dropped from the step list, and the remaining intermediate
+// tensors get arena offsets by liveness. Values whose extents depend on data
+// (after NonZero, say) are left unplanned and inferred again, with the actual
+// input values, right before their node runs.
+//
+// A `run_context` holds one run's state: the arena and a slot per value. It is
+// reused across runs of the same plan so the hot path allocates nothing but
+// the graph outputs. The session hands each concurrent run its own context.
+#pragma once
+
+#include <limits>
+
+#include "onyx/runtime/compiled_graph.hpp"
+#include "onyx/runtime/memory_plan.hpp"
+
+namespace onyx::runtime {
+
+inline constexpr std::size_t unplanned = std::numeric_limits<std::size_t>::max();
+
+struct shaped_plan {
+  std::vector<extents> key;  // the input extents this plan is for
+  graph::inferred st;        // concrete
+  std::vector<int> steps;    // indices into compiled_graph::nodes
+  std::vector<std::size_t> offsets;  // per value: arena offset or `unplanned`
+  std::size_t arena_bytes = 0;
+};
+
+/// Concrete inference and memory planning for the given graph-input types.
+inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compiled_graph& cg,
+                                                                   std::vector<ops::value_type> input_types,
+                                                                   std::vector<extents> key,
+                                                                   const thread_pool* pool) {
+  const auto& g = *cg.g;
+  auto plan = std::make_shared<shaped_plan>();
+  plan->key = std::move(key);
+  plan->st = cg.types;
+  for (std::size_t i = 0; i < g.inputs.size(); ++i) {
+    plan->st.types[g.inputs[i]] = std::move(input_types[i]);
+    plan->st.known[g.inputs[i]].reset();
+  }
+  ONYX_TRY(graph::infer_graph(g, plan->st, make_evaluator(pool)));
+
+  std::vector<char> is_output(g.values.size(), 0);
+  for (int id : g.outputs) is_output[id] = 1;
+  std::vector<int> first(g.values.size(), -1), last(g.values.size(), -1);
+  for (std::size_t k = 0; k < cg.nodes.size(); ++k) {
+    const auto& n = *cg.nodes[k].node;
+    bool known = n.subgraphs.empty();
+    for (int id : n.outputs)
+      if (id >= 0 && !plan->st.known[id]) known = false;
+    if (known) continue;  // every output already computed by inference
+    int step = static_cast<int>(plan->steps.size());
+    plan->steps.push_back(static_cast<int>(k));
+    for (int id : n.outputs)
+      if (id >= 0 && first[id] < 0) first[id] = step;
+    for (int id : n.inputs)
+      if (id >= 0) last[id] = step;
+    for (int id : cg.nodes[k].captured) last[id] = step;
+  }
+  std::vector<live_range> ranges;
+  for (std::size_t id = 0; id < g.values.size(); ++id) {
+    if (first[id] < 0 || is_output[id] || plan->st.known[id]) continue;
+    const auto& t = plan->st.types[id];
+    auto e = t.shape.concrete_extents();
+    if (t.kind != value_kind::tensor || t.optional || !e || t.type == dtype::string) continue;
+    ranges.push_back({static_cast<int>(id), first[id], std::max(last[id], first[id]), storage_bytes(t.type, element_count(*e))});
+  }
+  auto mp = plan_memory(ranges);
+  plan->offsets.assign(g.values.size(), unplanned);
+  for (std::size_t i = 0; i < ranges.size(); ++i) plan->offsets[ranges[i].value] = mp.offsets[i];
+  plan->arena_bytes = mp.arena_bytes;
+  return std::shared_ptr<const shaped_plan>(std::move(plan));
+}
+
+/// One run's state over one graph.
+struct run_context {
+  const shaped_plan* plan = nullptr;
+  std::shared_ptr<void> arena;
+  std::size_t arena_bytes = 0;
+  std::vector<value> slots;
+  std::vector<std::vector<value*>> in_ptrs, out_ptrs;  // per step
+  std::vector<char> reset_after_run;                   // per value
+};
+
+namespace executor_detail {
+
+/// Inference on actual values, for nodes whose output shapes the plan could
+/// not know in advance.
+class runtime_infer final : public ops::infer_context {
+ public:
+  runtime_infer(const graph::node& n, std::span<value* const> ins) : n_(n), ins_(ins) {
+    for (auto* v : ins) {
+      ops::value_type t;
+      if (!v || v->is_none()) t.kind = value_kind::none;
+      else if (v->is_tensor()) t = {value_kind::tensor, v->as_tensor().type(), sym_shape(v->as_tensor().shape())};
+      else if (v->is_sequence()) t = {value_kind::sequence, v->as_sequence().elem_type, sym_shape::unknown_rank()};
+      else t.kind = v->kind();
+      t.optional = v && v->is_optional();
+      types_.push_back(std::move(t));
+    }
+    outs_.resize(n.outputs.size());
+  }
+  int input_count() const override { return static_cast<int>(ins_.size()); }
+  int output_count() const override { return static_cast<int>(outs_.size()); }
+  bool has_input(int i) const override { return i < input_count() && ins_[i] && !ins_[i]->is_none(); }
+  const ops::value_type& input(int i) const override { return types_[i]; }
+  const tensor* input_value(int i) const override {
+    return has_input(i) && ins_[i]->is_tensor() && ins_[i]->as_tensor().where().kind == device_kind::cpu
+               ? &ins_[i]->as_tensor()
+               : nullptr;
+  }
+  void set_output(int i, ops::value_type t) override {
+    if (i < output_count()) outs_[i] = std::move(t);
+  }
+  void set_output_value(int, tensor) override {}
+  const std::string& node_name() const override { return n_.name; }
+
+  std::vector<ops::value_type> outs_;
+
+ private:
+  const graph::node& n_;
+  std::span<value* const> ins_;
+  std::vector<ops::value_type> types_;
+};
+
+}  // namespace executor_detail
+
+class executor;
+
+/// The kernel_context of one node during a run.
+class node_context final : public kernel_context {
+ public:
+  node_context(const thread_pool* pool, const bound_node* node, run_context* rc)
+      : pool_(pool), node_(node), rc_(rc) {}
+  const thread_pool* pool() const override { return pool_; }
+  tensor allocate(dtype t, const extents& shape) override { return tensor::uninitialized(t, shape); }
+  status run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) override;
+
+ private:
+  const thread_pool* pool_;
+  const bound_node* node_;
+  run_context* rc_;
+};
+
+/// Sets up `rc` for `plan` (a no-op when it already is) and binds the inputs.
+inline void bind_plan(const compiled_graph& cg, const shaped_plan* plan, run_context& rc) {
+  const auto& g = *cg.g;
+  if (plan && rc.arena_bytes < plan->arena_bytes) {
+    rc.arena = allocate_aligned(plan->arena_bytes);
+    rc.arena_bytes = plan->arena_bytes;
+    rc.plan = nullptr;
+  }
+  if (plan && rc.plan == plan) return;
+  rc.plan = plan;
+  rc.slots.assign(g.values.size(), value{});
+  rc.reset_after_run.assign(g.values.size(), 1);
+  const auto& st = plan ? plan->st : cg.types;
+  for (std::size_t id = 0; id < g.values.size(); ++id) {
+    if (g.values[id].constant) rc.slots[id] = *g.values[id].constant;
+    else if (st.known[id]) rc.slots[id] = *st.known[id];
+    else if (plan && plan->offsets[id] != unplanned) {
+      const auto& t = st.types[id];
+      rc.slots[id] = tensor::view(static_cast<char*>(rc.arena.get()) + plan->offsets[id], t.type,
+                                  *t.shape.concrete_extents());
+    } else
+      continue;
+    rc.reset_after_run[id] = 0;
+  }
+  std::size_t steps = plan ? plan->steps.size() : cg.nodes.size();
+  rc.in_ptrs.assign(steps, {});
+  rc.out_ptrs.assign(steps, {});
+  for (std::size_t s = 0; s < steps; ++s) {
+    const auto& n = *cg.nodes[plan ? plan->steps[s] : s].node;
+    for (int id : n.inputs) rc.in_ptrs[s].push_back(id >= 0 ? &rc.slots[id] : nullptr);
+    for (int id : n.outputs) rc.out_ptrs[s].push_back(id >= 0 ? &rc.slots[id] : nullptr);
+  }
+}
+
+/// Runs every step of `cg` with graph inputs already in rc.slots.
+inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_context& rc, const thread_pool* pool) {
+  const auto& g = *cg.g;
+  const auto& st = plan ? plan->st : cg.types;
+  std::size_t steps = plan ? plan->steps.size() : cg.nodes.size();
+  for (std::size_t s = 0; s < steps; ++s) {
+    const bound_node& b = cg.nodes[plan ? plan->steps[s] : s];
+    const auto& n = *b.node;
+    auto& outs = rc.out_ptrs[s];
+    // Outputs the plan did not place: graph outputs (fresh each run) and
+    // values whose extents were unknown until now.
+    bool need_infer = false;
+    for (std::size_t i = 0; i < outs.size(); ++i) {
+      int id = n.outputs[i];
+      if (id < 0 || !rc.reset_after_run[id]) continue;
+      auto e = plan ? st.types[id].shape.concrete_extents() : std::nullopt;
+      if (e && st.types[id].kind == value_kind::tensor && !st.types[id].optional)
+        *outs[i] = tensor::uninitialized(st.types[id].type, *e);
+      else
+        need_infer = true;
+    }
+    if (need_infer) {
+      executor_detail::runtime_infer inf(n, rc.in_ptrs[s]);
+      status is = n.op->infer(n.attrs.get(), inf);
+      if (!is.ok()) return std::move(is).with_context(n.label());
+      for (std::size_t i = 0; i < outs.size(); ++i) {
+        int id = n.outputs[i];
+        if (id < 0 || !rc.reset_after_run[id]) continue;
+        const auto& t = inf.outs_[i];
+        auto e = t.shape.concrete_extents();
+        if (e && t.kind == value_kind::tensor && !t.optional && !(*outs[i]).is_tensor())
+          *outs[i] = tensor::uninitialized(t.type, *e);
+        else if (!(*outs[i]).is_tensor())
+          *outs[i] = value{};  // the kernel allocates it
+      }
+    }
+    for (std::size_t i = 0; i < rc.in_ptrs[s].size(); ++i) {
+      if (n.inputs[i] < 0 || !rc.in_ptrs[s][i]->is_none() || st.types[n.inputs[i]].optional) continue;
+      return status(errc::internal, n.label() + ": input '" + g.values[n.inputs[i]].name + "' has no value");
+    }
+    node_context ctx(pool, &b, &rc);
+    kernel_call c;
+    c.attrs_ = n.attrs.get();
+    c.state_ = b.state.get();
+    c.in_ = rc.in_ptrs[s];
+    c.out_ = outs;
+    c.ctx_ = &ctx;
+    status r = b.kernel->run(c);
+    if (!r.ok()) return std::move(r).with_context(n.label());
+  }
+  return ok();
+}
+
+/// Releases what one run left in the slots (inputs, outputs, dynamic values).
+inline void finish_run(run_context& rc) {
+  for (std::size_t id = 0; id < rc.slots.size(); ++id)
+    if (rc.reset_after_run[id]) rc.slots[id] = value{};
+}
+
+inline status node_context::run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) {
+  if (index < 0 || index >= static_cast<int>(node_->subgraphs.size()))
+    return status(errc::internal, "subgraph " + std::to_string(index) + " does not exist");
+  const compiled_graph& sub = *node_->subgraphs[index];
+  const auto& g = *sub.g;
+  if (inputs.size() != g.inputs.size())
+    return status(errc::invalid_argument, "subgraph '" + g.name + "' takes " + std::to_string(g.inputs.size()) +
+                                              " inputs, got " + std::to_string(inputs.size()));
+  run_context rc;
+  bind_plan(sub, nullptr, rc);
+  for (std::size_t i = 0; i < inputs.size(); ++i) rc.slots[g.inputs[i]] = inputs[i];
+  for (std::size_t i = 0; i < g.captures.size(); ++i) rc.slots[g.captures[i]] = rc_->slots[sub.capture_sources[i]];
+  ONYX_TRY(execute(sub, nullptr, rc, pool_));
+  outputs.clear();
+  for (int id : g.outputs) outputs.push_back(rc.slots[id]);
+  return ok();
+}
+
+}  // namespace onyx::runtime
