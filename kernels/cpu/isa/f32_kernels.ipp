@@ -62,6 +62,13 @@ V round_small(V x) {
   return (x + V(round_magic)) - V(round_magic);
 }
 // floor(k / 2) for integer-valued k: k/2 - 1/4 rounds to it.
+// x != x is false for NaN with xsimd's ordered AVX compare, so ask directly.
+template <class V>
+auto is_nan(V x) {
+  if constexpr (is_scalar) return x != x;
+  else return xsimd::isnan(x);
+}
+// floor(k / 2) for integer-valued k: k/2 - 1/4 rounds to it.
 template <class V>
 V half_floor(V k) {
   return round_small(fmadd(k, V(0.5f), V(-0.25f)));
@@ -190,7 +197,7 @@ V exp_of(V x) {
   const V n1 = half_floor(n);
   y = y * pow2i(n1) * pow2i(n - n1);
   y = where(x > V(88.72283935546875f), V(inf), y);
-  return where(x != x, x, y);
+  return where(is_nan(x), x, y);
 }
 
 template <class V>

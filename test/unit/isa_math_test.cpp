@@ -1,0 +1,200 @@
+// The f32 transcendental and softmax micro-kernels at every ISA level this CPU
+// has, against double-precision std:: functions.
+//
+// Tolerances (the kernels' documented accuracy):
+//   exp       rel 1e-6 where the result is normal; specials exact
+//   logistic  rel 1e-6
+//   tanh      abs 1e-6 and rel 2e-6 (rel only where |tanh| > 1e-30)
+//   erf       abs 1e-6
+//   softmax   rel 1e-6 + 2^-23 |x - max| per element (the rounding of x - max
+//             in float, inherent to a float softmax, dominates for large gaps)
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <algorithm>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "kernels/cpu/isa/isa.hpp"
+
+namespace {
+
+namespace isa = onyx::kernels::cpu::isa;
+using std::int64_t;
+
+constexpr float inf = std::numeric_limits<float>::infinity();
+constexpr float qnan = std::numeric_limits<float>::quiet_NaN();
+
+std::vector<const isa::table*> levels() {
+  std::vector<const isa::table*> out;
+  for (auto l : {isa::level::scalar, isa::level::sse, isa::level::avx2, isa::level::avx512}) {
+    if (const isa::table* t = isa::find(l)) out.push_back(t);
+    else WARN("skipping ISA level " << isa::name(l) << ": this CPU lacks it");
+  }
+  return out;
+}
+
+std::vector<float> grid(float lo, float hi, int64_t n) {
+  std::vector<float> x(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) x[i] = lo + (hi - lo) * static_cast<float>(i) / static_cast<float>(n - 1);
+  return x;
+}
+
+struct error_bound {
+  double abs = 0, rel = 0;
+  double rel_floor = 0;  // rel checked only where |ref| > rel_floor
+};
+
+// Applies f over x (odd length, so every level has a tail) and checks against
+// ref; reports the worst errors seen.
+template <class Ref>
+void check_unary(isa::f32_unary_fn f, const std::vector<float>& x, Ref ref, error_bound bound) {
+  std::vector<float> y(x.size());
+  f(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  double worst_abs = 0, worst_rel = 0;
+  float at_abs = 0, at_rel = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double r = ref(static_cast<double>(x[i]));
+    const double e = std::abs(y[i] - r);
+    if (e > worst_abs) worst_abs = e, at_abs = x[i];
+    if (std::abs(r) > bound.rel_floor && e / std::abs(r) > worst_rel) worst_rel = e / std::abs(r), at_rel = x[i];
+  }
+  INFO("worst abs " << worst_abs << " at " << at_abs << ", worst rel " << worst_rel << " at " << at_rel);
+  if (bound.abs > 0) CHECK(worst_abs <= bound.abs);
+  if (bound.rel > 0) CHECK(worst_rel <= bound.rel);
+}
+
+// Special values and every length up to 3 vectors, in place and not.
+template <class Ref>
+void check_lengths(isa::f32_unary_fn f, Ref ref, float lo, float hi, double tol) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> d(lo, hi);
+  for (int64_t n = 0; n <= 49; ++n) {
+    std::vector<float> x(static_cast<std::size_t>(n) + 1, 123.0f), y(x.size(), -7.0f);
+    for (int64_t i = 0; i < n; ++i) x[i] = d(rng);
+    auto in_place = x;
+    f(x.data(), y.data(), n);
+    f(in_place.data(), in_place.data(), n);
+    for (int64_t i = 0; i < n; ++i) {
+      CHECK(std::abs(y[i] - ref(double(x[i]))) <= tol * std::max(1.0, std::abs(ref(double(x[i])))));
+      CHECK(in_place[i] == y[i]);
+    }
+    CHECK(y[n] == -7.0f);  // nothing written past n
+  }
+}
+
+}  // namespace
+
+TEST_CASE("f32_exp: accuracy, specials, tails", "[isa][math]") {
+  for (const isa::table* t : levels()) {
+    INFO(isa::name(t->isa));
+    // ln(FLT_MIN) .. ln(FLT_MAX): results are normal floats.
+    check_unary(t->f32_exp, grid(-87.3f, 88.72f, 200001), [](double x) { return std::exp(x); },
+                {0, 1e-6, 0});
+    check_unary(t->f32_exp, grid(-1.0f, 1.0f, 20001), [](double x) { return std::exp(x); }, {0, 1e-6, 0});
+    // Subnormal results: gradual, abs error within one subnormal step.
+    check_unary(t->f32_exp, grid(-103.0f, -87.5f, 1001), [](double x) { return std::exp(x); },
+                {2e-45, 0, 0});
+    const std::vector<float> x = {-inf, inf, qnan, 0.0f, -0.0f, 89.0f, 1000.0f, -1000.0f, 88.72f};
+    std::vector<float> y(x.size());
+    t->f32_exp(x.data(), y.data(), static_cast<int64_t>(x.size()));
+    CHECK(y[0] == 0.0f);
+    CHECK(y[1] == inf);
+    CHECK(std::isnan(y[2]));
+    CHECK(y[3] == 1.0f);
+    CHECK(y[4] == 1.0f);
+    CHECK(y[5] == inf);
+    CHECK(y[6] == inf);
+    CHECK(y[7] == 0.0f);
+    CHECK(std::isfinite(y[8]));
+    check_lengths(t->f32_exp, [](double v) { return std::exp(v); }, -10.0f, 10.0f, 1e-6);
+  }
+}
+
+TEST_CASE("f32_logistic", "[isa][math]") {
+  auto ref = [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
+  for (const isa::table* t : levels()) {
+    INFO(isa::name(t->isa));
+    check_unary(t->f32_logistic, grid(-87.0f, 87.0f, 100001), ref, {0, 1e-6, 0});
+    const std::vector<float> x = {-inf, inf, qnan, 0.0f, -200.0f, 200.0f};
+    std::vector<float> y(x.size());
+    t->f32_logistic(x.data(), y.data(), static_cast<int64_t>(x.size()));
+    CHECK(y[0] == 0.0f);
+    CHECK(y[1] == 1.0f);
+    CHECK(std::isnan(y[2]));
+    CHECK(y[3] == 0.5f);
+    CHECK(y[4] == 0.0f);
+    CHECK(y[5] == 1.0f);
+    check_lengths(t->f32_logistic, ref, -10.0f, 10.0f, 1e-6);
+  }
+}
+
+TEST_CASE("f32_tanh", "[isa][math]") {
+  auto ref = [](double x) { return std::tanh(x); };
+  for (const isa::table* t : levels()) {
+    INFO(isa::name(t->isa));
+    check_unary(t->f32_tanh, grid(-20.0f, 20.0f, 100001), ref, {1e-6, 2e-6, 1e-30});
+    check_unary(t->f32_tanh, grid(-1.0f, 1.0f, 100001), ref, {1e-6, 2e-6, 1e-30});
+    check_unary(t->f32_tanh, grid(-1e-4f, 1e-4f, 10001), ref, {1e-6, 2e-6, 1e-30});
+    const std::vector<float> x = {-inf, inf, qnan, 0.0f, 100.0f, -100.0f};
+    std::vector<float> y(x.size());
+    t->f32_tanh(x.data(), y.data(), static_cast<int64_t>(x.size()));
+    CHECK(y[0] == -1.0f);
+    CHECK(y[1] == 1.0f);
+    CHECK(std::isnan(y[2]));
+    CHECK(y[3] == 0.0f);
+    CHECK(y[4] == 1.0f);
+    CHECK(y[5] == -1.0f);
+    check_lengths(t->f32_tanh, ref, -3.0f, 3.0f, 2e-6);
+  }
+}
+
+TEST_CASE("f32_erf", "[isa][math]") {
+  auto ref = [](double x) { return std::erf(x); };
+  for (const isa::table* t : levels()) {
+    INFO(isa::name(t->isa));
+    check_unary(t->f32_erf, grid(-8.0f, 8.0f, 200001), ref, {1e-6, 0, 0});
+    const std::vector<float> x = {-inf, inf, qnan, 0.0f};
+    std::vector<float> y(x.size());
+    t->f32_erf(x.data(), y.data(), static_cast<int64_t>(x.size()));
+    CHECK(y[0] == -1.0f);
+    CHECK(y[1] == 1.0f);
+    CHECK(std::isnan(y[2]));
+    CHECK(std::abs(y[3]) <= 1e-6f);
+    check_lengths(t->f32_erf, ref, -4.0f, 4.0f, 1e-6);
+  }
+}
+
+TEST_CASE("f32_softmax_row", "[isa][math]") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> d(-20.0f, 20.0f);
+  for (const isa::table* t : levels()) {
+    INFO(isa::name(t->isa));
+    for (int64_t n : {1, 2, 3, 7, 15, 16, 17, 31, 33, 64, 65, 1000, 1001}) {
+      INFO("n = " << n);
+      std::vector<float> x(static_cast<std::size_t>(n) + 1), y(x.size(), -7.0f);
+      for (auto& v : x) v = d(rng);
+      if (n > 3) x[2] = -inf;  // masked position
+      t->f32_softmax_row(x.data(), y.data(), n);
+      double m = -INFINITY, s = 0;
+      for (int64_t i = 0; i < n; ++i) m = std::max<double>(m, x[i]);
+      for (int64_t i = 0; i < n; ++i) s += std::exp(double(x[i]) - m);
+      int64_t bad = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const double r = std::exp(double(x[i]) - m) / s;
+        if (r == 0) bad += y[i] != 0.0f;  // the -inf entry
+        else bad += !(std::abs(y[i] - r) <= (1e-6 + std::ldexp(std::abs(x[i] - m), -23)) * r);
+      }
+      CHECK(bad == 0);
+      CHECK(y[n] == -7.0f);
+      auto in_place = x;
+      t->f32_softmax_row(in_place.data(), in_place.data(), n);
+      for (int64_t i = 0; i < n; ++i) CHECK(in_place[i] == y[i]);
+    }
+    float none = 5.0f;
+    t->f32_softmax_row(&none, &none, 0);
+    CHECK(none == 5.0f);
+  }
+}
