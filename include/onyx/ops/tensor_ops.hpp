@@ -1,0 +1,24 @@
+// onyx/ops/tensor_ops.hpp: the tensor group: data movement, shape and
+// reductions. Latest-semantics structs and the `_vN` structs that expand
+// older opsets into them.
+#pragma once
+
+#include "onyx/ops/concat.hpp"
+#include "onyx/ops/constant_of_shape.hpp"
+#include "onyx/ops/flatten.hpp"
+#include "onyx/ops/gather.hpp"
+#include "onyx/ops/reshape.hpp"
+#include "onyx/ops/shape.hpp"
+#include "onyx/ops/size.hpp"
+#include "onyx/ops/squeeze.hpp"
+#include "onyx/ops/transpose.hpp"
+#include "onyx/ops/unsqueeze.hpp"
+#include "onyx/registry/registry.hpp"
+
+namespace onyx {
+
+using tensor_ops = op_list<ops::Concat, ops::ConstantOfShape, ops::Flatten, ops::Gather, ops::Reshape, ops::Reshape_v1,
+                           ops::Shape, ops::Size, ops::Squeeze, ops::Squeeze_v1, ops::Transpose, ops::Unsqueeze,
+                           ops::Unsqueeze_v1>;
+
+}  // namespace onyx

@@ -1,0 +1,17 @@
+// kernel<ops::Flatten, cpu>: the output is the input's bytes under the shape
+// inference gave it; a copy unless the executor placed both in one buffer.
+#pragma once
+
+#include "kernels/cpu/data_movement.hpp"
+#include "onyx/ops/flatten.hpp"
+
+namespace onyx {
+
+template <> struct kernel<ops::Flatten, cpu> {
+  static constexpr std::array types{kernels::cpu::movable};
+  template <ops::signature S> static status run(const call<ops::Flatten>& c) {
+    return kernels::cpu::copy_input<kernels::cpu::element_t<S[0]>>(c);
+  }
+};
+
+}  // namespace onyx
