@@ -2,3 +2,4 @@
 #pragma once
 
 #include "kernels/cpu/conv.hpp"
+#include "kernels/cpu/pool.hpp"

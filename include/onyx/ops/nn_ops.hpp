@@ -2,12 +2,20 @@
 // normalization, GEMM/MatMul, softmax family, resize).
 #pragma once
 
+#include "onyx/ops/average_pool.hpp"
 #include "onyx/ops/conv.hpp"
+#include "onyx/ops/global_average_pool.hpp"
+#include "onyx/ops/global_lp_pool.hpp"
+#include "onyx/ops/global_max_pool.hpp"
+#include "onyx/ops/lp_pool.hpp"
+#include "onyx/ops/max_pool.hpp"
 #include "onyx/ops/fused/conv.hpp"
 #include "onyx/registry/registry.hpp"
 
 namespace onyx {
 
-using nn_ops = op_list<ops::Conv, ops::fused::Conv>;
+using nn_ops = op_list<ops::Conv, ops::fused::Conv,  //
+                       ops::MaxPool, ops::AveragePool, ops::LpPool, ops::GlobalMaxPool, ops::GlobalAveragePool,
+                       ops::GlobalLpPool>;
 
 }  // namespace onyx

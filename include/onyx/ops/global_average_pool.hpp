@@ -1,0 +1,19 @@
+// ops::GlobalAveragePool: the mean over all spatial positions of each channel of an
+// N x C x D1..Dn input; Y is N x C x 1 x ... x 1. Opsets 1-latest.
+// Kernel: float16/32/64. Tested in test/unit/pool_test.cpp.
+#pragma once
+
+#include "onyx/ops/detail/pool.hpp"
+
+namespace onyx::ops {
+
+struct GlobalAveragePool {
+  static constexpr std::string_view domain = "", name = "GlobalAveragePool";
+  static constexpr int since = 1, until = latest;
+  static constexpr arity inputs{1, 1}, outputs{1, 1};
+  static constexpr dtype_set T = dtypes::floats;
+  struct attributes {};
+  static status infer(const attributes&, infer_context& c) { return detail::global_pool_infer(c, T); }
+};
+
+}  // namespace onyx::ops

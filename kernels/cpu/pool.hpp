@@ -1,0 +1,204 @@
+// kernels/cpu/pool.hpp: MaxPool, AveragePool, LpPool and their Global forms.
+//
+// Windowed pools: per axis and output index, the taps that land inside X
+// ([j0, j1)) and, for count_include_pad, inside the explicitly padded extent
+// are precomputed once per run; each output then walks its in-bounds taps
+// with an odometer, so padding is never read. Planes (n, c) are split over
+// the pool. float16 accumulates in float, like float32; float64 in double.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "onyx/ops/average_pool.hpp"
+#include "onyx/ops/global_average_pool.hpp"
+#include "onyx/ops/global_lp_pool.hpp"
+#include "onyx/ops/global_max_pool.hpp"
+#include "onyx/ops/lp_pool.hpp"
+#include "onyx/ops/max_pool.hpp"
+#include "onyx/registry/kernel.hpp"
+#include "onyx/runtime/parallel.hpp"
+
+namespace onyx::kernels::cpu::pool_detail {
+
+enum class kind { max, average, lp };
+
+/// float for float16/float32, double for float64, the type itself for integers.
+template <class T> using acc_t = std::conditional_t<std::is_same_v<T, double>, double,
+                                                     std::conditional_t<std::is_integral_v<T>, T, float>>;
+
+struct axis_taps {
+  std::vector<std::int64_t> j0, j1, counted;  // per output index
+};
+
+template <class T, kind K>
+status windowed(const ops::detail::pool_attributes& a, const kernel_call& c) {
+  using A = acc_t<T>;
+  const tensor& x = c.input(0);
+  const std::size_t n = x.rank() - 2;
+  if (n > 8) return status(errc::unsupported, "pooling supports at most 8 spatial axes");
+  ONYX_ASSIGN(auto win, ops::detail::pool_window(a, n));
+  ONYX_ASSIGN(auto axes, ops::detail::window_geometry(win, std::span(x.shape()).subspan(2)));
+  std::vector<axis_taps> taps(n);
+  std::int64_t in_size = 1, out_size = 1;
+  for (std::size_t d = 0; d < n; ++d) {
+    const auto& ax = axes[d];
+    auto& t = taps[d];
+    for (std::int64_t o = 0; o < ax.out; ++o) {
+      const std::int64_t base = o * ax.stride - ax.pad_begin;
+      const std::int64_t j0 = base >= 0 ? 0 : (-base + ax.dilation - 1) / ax.dilation;
+      const std::int64_t j1 = std::clamp((ax.in - 1 - base) / ax.dilation + 1, j0, ax.kernel);
+      const std::int64_t jp = std::clamp((ax.in + ax.pad_end - 1 - base) / ax.dilation + 1, std::int64_t{0}, ax.kernel);
+      t.j0.push_back(std::min(j0, ax.kernel));
+      t.j1.push_back(base > ax.in - 1 ? t.j0.back() : j1);
+      t.counted.push_back(jp);
+    }
+    in_size *= ax.in;
+    out_size *= ax.out;
+  }
+  std::int64_t in_stride[8], col_stride[8];
+  for (std::size_t d = n, s = 1; d-- > 0;) in_stride[d] = static_cast<std::int64_t>(s), s *= axes[d].in;
+  for (std::size_t d = 0, s = 1; d < n; ++d) col_stride[d] = static_cast<std::int64_t>(s), s *= axes[d].in;
+  const bool column_major = a.storage_order == 1;
+  const bool include_pad = a.count_include_pad != 0;
+  const double p = a.p;
+
+  const T* xp = x.data<T>();
+  T* yp = c.output(0).template data<T>();
+  std::int64_t* ip = c.has_output(1) ? c.output(1).data<std::int64_t>() : nullptr;
+  const std::int64_t planes = x.dim(0) * x.dim(1);
+  parallel_for(c.pool(), planes, 1, [&](std::int64_t b, std::int64_t e) {
+    std::int64_t o[8], j[8];
+    for (std::int64_t plane = b; plane < e; ++plane) {
+      const T* xs = xp + plane * in_size;
+      std::fill_n(o, n, 0);
+      for (std::int64_t q = 0; q < out_size; ++q) {
+        std::int64_t count = 1, counted = 1;
+        bool empty = false;
+        for (std::size_t d = 0; d < n; ++d) {
+          j[d] = taps[d].j0[o[d]];
+          count *= taps[d].j1[o[d]] - j[d];
+          counted *= taps[d].counted[o[d]];
+          empty = empty || j[d] >= taps[d].j1[o[d]];
+        }
+        A acc = K == kind::max ? std::numeric_limits<A>::lowest() : A(0);
+        if (K == kind::max && std::numeric_limits<A>::has_infinity) acc = -std::numeric_limits<A>::infinity();
+        std::int64_t best = -1;
+        while (!empty) {
+          std::int64_t off = 0, coff = 0;
+          for (std::size_t d = 0; d < n; ++d) {
+            const std::int64_t pos = o[d] * axes[d].stride - axes[d].pad_begin + j[d] * axes[d].dilation;
+            off += pos * in_stride[d];
+            coff += pos * col_stride[d];
+          }
+          const A v = static_cast<A>(load(xs[off]));
+          if constexpr (K == kind::max) {
+            if (v > acc || best < 0) acc = v, best = column_major ? coff : off;
+          } else if constexpr (K == kind::average) {
+            acc += v;
+          } else {
+            acc += static_cast<A>(std::pow(std::abs(static_cast<double>(v)), p));
+          }
+          std::size_t d = n;
+          while (d-- > 0) {
+            if (++j[d] < taps[d].j1[o[d]]) break;
+            j[d] = taps[d].j0[o[d]];
+          }
+          if (d == static_cast<std::size_t>(-1)) break;
+        }
+        if constexpr (K == kind::average) {
+          const std::int64_t div = include_pad ? counted : count;
+          acc = div > 0 ? acc / static_cast<A>(div) : A(0);
+        } else if constexpr (K == kind::lp) {
+          acc = static_cast<A>(std::pow(static_cast<double>(acc), 1.0 / p));
+        }
+        yp[plane * out_size + q] = store<T>(acc);
+        if (ip) ip[plane * out_size + q] = best < 0 ? -1 : plane * in_size + best;
+        for (std::size_t d = n; d-- > 0;) {
+          if (++o[d] < axes[d].out) break;
+          o[d] = 0;
+        }
+      }
+    }
+  });
+  return ok();
+}
+
+template <class T, kind K> status global(const kernel_call& c, double p = 2.0) {
+  using A = acc_t<T>;
+  const tensor& x = c.input(0);
+  std::int64_t size = 1;
+  for (std::size_t d = 2; d < x.rank(); ++d) size *= x.dim(d);
+  const T* xp = x.data<T>();
+  T* yp = c.output(0).template data<T>();
+  parallel_for(c.pool(), x.dim(0) * x.dim(1), std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(size, 1)),
+               [&](std::int64_t b, std::int64_t e) {
+                 for (std::int64_t plane = b; plane < e; ++plane) {
+                   const T* xs = xp + plane * size;
+                   A acc = K == kind::max ? -std::numeric_limits<A>::infinity() : A(0);
+                   for (std::int64_t i = 0; i < size; ++i) {
+                     const A v = static_cast<A>(load(xs[i]));
+                     if constexpr (K == kind::max) acc = v > acc ? v : acc;
+                     else if constexpr (K == kind::average) acc += v;
+                     else acc += static_cast<A>(std::pow(std::abs(static_cast<double>(v)), p));
+                   }
+                   if constexpr (K == kind::average) acc = size ? acc / static_cast<A>(size) : A(0);
+                   if constexpr (K == kind::lp) acc = static_cast<A>(std::pow(static_cast<double>(acc), 1.0 / p));
+                   yp[plane] = store<T>(acc);
+                 }
+               });
+  return ok();
+}
+
+}  // namespace onyx::kernels::cpu::pool_detail
+
+namespace onyx {
+
+template <> struct kernel<ops::MaxPool, cpu> {
+  static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64 | dtypes::i8 | dtypes::u8};
+  template <ops::signature S> static status run(const call<ops::MaxPool>& c) {
+    if (c.attrs().storage_order != 0 && c.attrs().storage_order != 1)
+      return status(errc::invalid_argument, "storage_order must be 0 or 1");
+    return kernels::cpu::pool_detail::windowed<storage_t<S[0]>, kernels::cpu::pool_detail::kind::max>(c.attrs(), c);
+  }
+};
+
+template <> struct kernel<ops::AveragePool, cpu> {
+  static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
+  template <ops::signature S> static status run(const call<ops::AveragePool>& c) {
+    return kernels::cpu::pool_detail::windowed<storage_t<S[0]>, kernels::cpu::pool_detail::kind::average>(c.attrs(),
+                                                                                                           c);
+  }
+};
+
+template <> struct kernel<ops::LpPool, cpu> {
+  static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
+  template <ops::signature S> static status run(const call<ops::LpPool>& c) {
+    return kernels::cpu::pool_detail::windowed<storage_t<S[0]>, kernels::cpu::pool_detail::kind::lp>(c.attrs(), c);
+  }
+};
+
+template <> struct kernel<ops::GlobalAveragePool, cpu> {
+  static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
+  template <ops::signature S> static status run(const call<ops::GlobalAveragePool>& c) {
+    return kernels::cpu::pool_detail::global<storage_t<S[0]>, kernels::cpu::pool_detail::kind::average>(c);
+  }
+};
+
+template <> struct kernel<ops::GlobalMaxPool, cpu> {
+  static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
+  template <ops::signature S> static status run(const call<ops::GlobalMaxPool>& c) {
+    return kernels::cpu::pool_detail::global<storage_t<S[0]>, kernels::cpu::pool_detail::kind::max>(c);
+  }
+};
+
+template <> struct kernel<ops::GlobalLpPool, cpu> {
+  static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
+  template <ops::signature S> static status run(const call<ops::GlobalLpPool>& c) {
+    return kernels::cpu::pool_detail::global<storage_t<S[0]>, kernels::cpu::pool_detail::kind::lp>(c, c.attrs().p);
+  }
+};
+
+}  // namespace onyx

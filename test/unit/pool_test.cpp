@@ -1,0 +1,206 @@
+// MaxPool, AveragePool, LpPool and the Global pools against a direct
+// reference that visits every tap of every window.
+#include "kernels/cpu/pool.hpp"
+
+#include "op_harness.hpp"
+
+namespace {
+
+using namespace onyx;
+using onyx::test::attr;
+
+enum class pool { max, avg, lp };
+
+struct pool_case {
+  extents x;
+  std::vector<std::int64_t> kernel, strides, dilations, pads;
+  bool ceil = false, include_pad = false;
+  std::string auto_pad = "NOTSET";
+};
+
+struct pooled {
+  extents shape;
+  std::vector<double> y;
+  std::vector<std::int64_t> idx;
+};
+
+pooled reference(const pool_case& pc, const std::vector<double>& x, pool kind, double p = 2, bool col_major = false) {
+  const std::size_t n = pc.x.size() - 2;
+  std::vector<std::int64_t> s(n, 1), d(n, 1), pb(n, 0), pe(n, 0), out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!pc.strides.empty()) s[i] = pc.strides[i];
+    if (!pc.dilations.empty()) d[i] = pc.dilations[i];
+    const std::int64_t in = pc.x[2 + i], span = (pc.kernel[i] - 1) * d[i] + 1;
+    if (pc.auto_pad == "SAME_UPPER" || pc.auto_pad == "SAME_LOWER") {
+      out[i] = (in + s[i] - 1) / s[i];
+      const std::int64_t total = std::max<std::int64_t>(0, (out[i] - 1) * s[i] + span - in);
+      pb[i] = pc.auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      pe[i] = total - pb[i];
+    } else {
+      if (!pc.pads.empty()) pb[i] = pc.pads[i], pe[i] = pc.pads[n + i];
+      const double q = double(in + pb[i] + pe[i] - span) / double(s[i]) + 1;
+      out[i] = pc.ceil ? static_cast<std::int64_t>(std::ceil(q)) : static_cast<std::int64_t>(std::floor(q));
+      if (pc.ceil && (out[i] - 1) * s[i] >= in + pb[i]) --out[i];
+    }
+  }
+  pooled r;
+  r.shape = {pc.x[0], pc.x[1]};
+  for (auto o : out) r.shape.push_back(o);
+  const std::int64_t P = element_count(out), insz = element_count(std::span(pc.x).subspan(2)),
+                     taps = element_count(pc.kernel);
+  std::vector<std::int64_t> o(n), k(n);
+  for (std::int64_t plane = 0; plane < pc.x[0] * pc.x[1]; ++plane)
+    for (std::int64_t q = 0; q < P; ++q) {
+      for (std::int64_t t = q, i = static_cast<std::int64_t>(n); i-- > 0;) o[i] = t % out[i], t /= out[i];
+      double acc = kind == pool::max ? -INFINITY : 0;
+      std::int64_t valid = 0, counted = 0, best = -1;
+      for (std::int64_t t = 0; t < taps; ++t) {
+        for (std::int64_t u = t, i = static_cast<std::int64_t>(n); i-- > 0;) k[i] = u % pc.kernel[i], u /= pc.kernel[i];
+        bool inside = true, in_padded = true;
+        std::int64_t off = 0, coff = 0, cs = 1;
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::int64_t pos = o[i] * s[i] - pb[i] + k[i] * d[i];
+          inside = inside && pos >= 0 && pos < pc.x[2 + i];
+          in_padded = in_padded && pos < pc.x[2 + i] + pe[i];
+          off = off * pc.x[2 + i] + pos;
+          coff += pos * cs;
+          cs *= pc.x[2 + i];
+        }
+        counted += in_padded;
+        if (!inside) continue;
+        ++valid;
+        const double v = x[plane * insz + off];
+        if (kind == pool::max) {
+          if (v > acc) acc = v, best = plane * insz + (col_major ? coff : off);
+        } else if (kind == pool::avg) {
+          acc += v;
+        } else {
+          acc += std::pow(std::abs(v), p);
+        }
+      }
+      if (kind == pool::avg) acc /= double(pc.include_pad ? counted : valid);
+      if (kind == pool::lp) acc = std::pow(acc, 1 / p);
+      r.y.push_back(acc);
+      r.idx.push_back(best);
+    }
+  return r;
+}
+
+std::vector<graph::attribute> attrs_of(const pool_case& pc) {
+  std::vector<graph::attribute> a{attr("kernel_shape", pc.kernel), attr("auto_pad", pc.auto_pad),
+                                  attr("ceil_mode", std::int64_t{pc.ceil})};
+  if (!pc.strides.empty()) a.push_back(attr("strides", pc.strides));
+  if (!pc.dilations.empty()) a.push_back(attr("dilations", pc.dilations));
+  if (!pc.pads.empty()) a.push_back(attr("pads", pc.pads));
+  return a;
+}
+
+const std::vector<pool_case>& cases() {
+  static const std::vector<pool_case> all = {
+      {{1, 3, 7, 9}, {3, 3}, {}, {}, {}},
+      {{2, 2, 9, 8}, {3, 2}, {2, 2}, {}, {1, 0, 1, 1}},
+      {{1, 3, 10, 11}, {3, 3}, {2, 2}, {}, {1, 1, 1, 1}, true},
+      {{1, 2, 7, 7}, {2, 2}, {2, 2}, {}, {}, true},  // ceil adds a last window
+      {{1, 2, 8, 9}, {3, 3}, {1, 2}, {2, 2}, {2, 1, 1, 2}},
+      {{1, 2, 7, 8}, {3, 2}, {2, 3}, {}, {}, false, false, "SAME_UPPER"},
+      {{1, 2, 7, 8}, {4, 3}, {2, 2}, {}, {}, false, false, "SAME_LOWER"},
+      {{1, 2, 7, 8}, {3, 3}, {2, 2}, {}, {}, false, false, "VALID"},
+      {{2, 3, 17}, {4}, {3}, {}, {2, 1}},
+      {{1, 2, 5, 6, 7}, {2, 3, 2}, {2, 1, 2}, {1, 2, 1}, {1, 1, 0, 0, 1, 1}, true},
+  };
+  return all;
+}
+
+template <class Op> void check(pool kind, bool include_pad = false) {
+  int i = 0;
+  for (auto pc : cases()) {
+    INFO("case " << i++);
+    pc.include_pad = include_pad;
+    auto xd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(pc.x)), -2, 2, 11);
+    auto expect = reference(pc, xd, kind, 3);
+    auto a = attrs_of(pc);
+    if (include_pad) a.push_back(attr("count_include_pad", std::int64_t{1}));
+    if (kind == pool::lp) a.push_back(attr("p", std::int64_t{3}));
+    thread_pool threads(3);
+    auto r = onyx::test::run_op<Op>({tensor::from(std::vector<float>(xd.begin(), xd.end()), pc.x)}, a,
+                                    kind == pool::max ? 2 : 1, &threads);
+    INFO(r.error().message());
+    REQUIRE(r.ok());
+    REQUIRE((*r)[0].shape() == expect.shape);
+    onyx::test::require_close((*r)[0], std::vector<float>(expect.y.begin(), expect.y.end()), 1e-5, 1e-5);
+    if (kind == pool::max) {
+      auto idx = (*r)[1].template values<std::int64_t>();
+      REQUIRE(std::vector<std::int64_t>(idx.begin(), idx.end()) == expect.idx);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("MaxPool with Indices", "[pool]") { check<ops::MaxPool>(pool::max); }
+TEST_CASE("AveragePool, count_include_pad 0 and 1", "[pool]") {
+  check<ops::AveragePool>(pool::avg, false);
+  check<ops::AveragePool>(pool::avg, true);
+}
+TEST_CASE("LpPool p=3", "[pool]") { check<ops::LpPool>(pool::lp); }
+
+TEST_CASE("MaxPool storage_order 1, float64, int8", "[pool]") {
+  pool_case pc{{1, 2, 5, 6}, {2, 3}, {1, 2}, {}, {1, 1, 0, 1}};
+  auto xd = onyx::test::random_values<double>(60, -100, 100, 5);
+  for (auto& v : xd) v = std::round(v);
+  auto expect = reference(pc, xd, pool::max, 2, true);
+  auto a = attrs_of(pc);
+  a.push_back(attr("storage_order", std::int64_t{1}));
+  auto r = onyx::test::run_op<ops::MaxPool>({tensor::from(xd, pc.x)}, a, 2);
+  REQUIRE(r.ok());
+  onyx::test::require_close((*r)[0], expect.y, 0, 0);
+  auto idx = (*r)[1].values<std::int64_t>();
+  CHECK(std::vector<std::int64_t>(idx.begin(), idx.end()) == expect.idx);
+  std::vector<std::int8_t> xi(xd.begin(), xd.end());
+  auto ri = onyx::test::run_op<ops::MaxPool>({tensor::from(xi, pc.x)}, attrs_of(pc));
+  REQUIRE(ri.ok());
+  onyx::test::require_close((*ri)[0], std::vector<std::int8_t>(expect.y.begin(), expect.y.end()), 0, 0);
+}
+
+TEST_CASE("Global pools", "[pool]") {
+  for (extents shape : {extents{2, 3, 5, 7}, extents{1, 4, 9}, extents{1, 2, 3, 2, 5}}) {
+    auto xd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(shape)), -2, 2, 3);
+    const std::int64_t planes = shape[0] * shape[1], size = element_count(shape) / planes;
+    std::vector<float> mx, avg, lp;
+    for (std::int64_t p = 0; p < planes; ++p) {
+      double m = -INFINITY, s = 0, l = 0;
+      for (std::int64_t i = 0; i < size; ++i) {
+        const double v = xd[p * size + i];
+        m = std::max(m, v), s += v, l += v * v;
+      }
+      mx.push_back(float(m)), avg.push_back(float(s / size)), lp.push_back(float(std::sqrt(l)));
+    }
+    auto x = tensor::from(std::vector<float>(xd.begin(), xd.end()), shape);
+    extents ys(shape.size(), 1);
+    ys[0] = shape[0], ys[1] = shape[1];
+    auto r = onyx::test::run_op<ops::GlobalMaxPool>({x});
+    REQUIRE(r.ok());
+    CHECK((*r)[0].shape() == ys);
+    onyx::test::require_close((*r)[0], mx);
+    r = onyx::test::run_op<ops::GlobalAveragePool>({x});
+    REQUIRE(r.ok());
+    onyx::test::require_close((*r)[0], avg, 1e-5, 1e-6);
+    r = onyx::test::run_op<ops::GlobalLpPool>({x});
+    REQUIRE(r.ok());
+    onyx::test::require_close((*r)[0], lp, 1e-5, 1e-6);
+  }
+}
+
+TEST_CASE("Pools reject bad inputs", "[pool]") {
+  auto x = tensor::zeros(dtype::float32, {1, 2, 4, 4});
+  auto r = onyx::test::run_op<ops::MaxPool>({x});  // no kernel_shape
+  REQUIRE(!r.ok());
+  CHECK(r.error().message().find("kernel_shape") != std::string::npos);
+  r = onyx::test::run_op<ops::AveragePool>({x}, {attr("kernel_shape", std::vector<std::int64_t>{5, 5})});
+  REQUIRE(!r.ok());
+  r = onyx::test::run_op<ops::AveragePool>({tensor::zeros(dtype::int32, {1, 2, 4, 4})},
+                                           {attr("kernel_shape", std::vector<std::int64_t>{2, 2})});
+  REQUIRE(!r.ok());
+  r = onyx::test::run_op<ops::GlobalAveragePool>({tensor::zeros(dtype::float32, {4, 4})});
+  REQUIRE(!r.ok());
+}
