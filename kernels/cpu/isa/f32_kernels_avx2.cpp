@@ -14,7 +14,7 @@ using vec = xsimd::batch<float, xsimd::fma3<xsimd::avx2>>;
 #include "kernels/cpu/isa/f32_kernels.ipp"
 
 void f32_gemm__avx2_6x16(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
-                     int m, int n, const f32_gemm_params& p) {
+                        int m, int n, const f32_gemm_params& p) {
   gemm_tile<6, 2>(kc, a, b, c, ldc, m, n, p);
 }
 void f32_exp__avx2_x8(const float* x, float* y, std::int64_t n) { exp_array(x, y, n); }
@@ -25,9 +25,16 @@ void f32_softmax_row__avx2_x8(const float* x, float* y, std::int64_t n) { softma
 
 extern const table kernel_table;
 const table kernel_table = {
-    level::avx2,          "f32_gemm__avx2_6x16",  6, 16,
-    f32_gemm__avx2_6x16, f32_exp__avx2_x8,       f32_logistic__avx2_x8,
-    f32_tanh__avx2_x8,   f32_erf__avx2_x8,       f32_softmax_row__avx2_x8,
+    .isa = level::avx2,
+    .gemm_name = "f32_gemm__avx2_6x16",
+    .gemm_mr = 6,
+    .gemm_nr = 16,
+    .f32_gemm = f32_gemm__avx2_6x16,
+    .f32_exp = f32_exp__avx2_x8,
+    .f32_logistic = f32_logistic__avx2_x8,
+    .f32_tanh = f32_tanh__avx2_x8,
+    .f32_erf = f32_erf__avx2_x8,
+    .f32_softmax_row = f32_softmax_row__avx2_x8,
 };
 
 }  // namespace onyx::kernels::cpu::isa::avx2

@@ -14,7 +14,7 @@ using vec = xsimd::batch<float, xsimd::avx512bw>;
 #include "kernels/cpu/isa/f32_kernels.ipp"
 
 void f32_gemm__avx512_12x32(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
-                     int m, int n, const f32_gemm_params& p) {
+                        int m, int n, const f32_gemm_params& p) {
   gemm_tile<12, 2>(kc, a, b, c, ldc, m, n, p);
 }
 void f32_exp__avx512_x16(const float* x, float* y, std::int64_t n) { exp_array(x, y, n); }
@@ -25,9 +25,16 @@ void f32_softmax_row__avx512_x16(const float* x, float* y, std::int64_t n) { sof
 
 extern const table kernel_table;
 const table kernel_table = {
-    level::avx512,          "f32_gemm__avx512_12x32",  12, 32,
-    f32_gemm__avx512_12x32, f32_exp__avx512_x16,       f32_logistic__avx512_x16,
-    f32_tanh__avx512_x16,   f32_erf__avx512_x16,       f32_softmax_row__avx512_x16,
+    .isa = level::avx512,
+    .gemm_name = "f32_gemm__avx512_12x32",
+    .gemm_mr = 12,
+    .gemm_nr = 32,
+    .f32_gemm = f32_gemm__avx512_12x32,
+    .f32_exp = f32_exp__avx512_x16,
+    .f32_logistic = f32_logistic__avx512_x16,
+    .f32_tanh = f32_tanh__avx512_x16,
+    .f32_erf = f32_erf__avx512_x16,
+    .f32_softmax_row = f32_softmax_row__avx512_x16,
 };
 
 }  // namespace onyx::kernels::cpu::isa::avx512

@@ -15,7 +15,7 @@ using vec = float;
 #include "kernels/cpu/isa/f32_kernels.ipp"
 
 void f32_gemm__scalar_4x4(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
-                     int m, int n, const f32_gemm_params& p) {
+                        int m, int n, const f32_gemm_params& p) {
   gemm_tile<4, 4>(kc, a, b, c, ldc, m, n, p);
 }
 void f32_exp__scalar_x1(const float* x, float* y, std::int64_t n) { exp_array(x, y, n); }
@@ -26,9 +26,16 @@ void f32_softmax_row__scalar_x1(const float* x, float* y, std::int64_t n) { soft
 
 extern const table kernel_table;
 const table kernel_table = {
-    level::scalar,          "f32_gemm__scalar_4x4",  4, 4,
-    f32_gemm__scalar_4x4, f32_exp__scalar_x1,       f32_logistic__scalar_x1,
-    f32_tanh__scalar_x1,   f32_erf__scalar_x1,       f32_softmax_row__scalar_x1,
+    .isa = level::scalar,
+    .gemm_name = "f32_gemm__scalar_4x4",
+    .gemm_mr = 4,
+    .gemm_nr = 4,
+    .f32_gemm = f32_gemm__scalar_4x4,
+    .f32_exp = f32_exp__scalar_x1,
+    .f32_logistic = f32_logistic__scalar_x1,
+    .f32_tanh = f32_tanh__scalar_x1,
+    .f32_erf = f32_erf__scalar_x1,
+    .f32_softmax_row = f32_softmax_row__scalar_x1,
 };
 
 }  // namespace onyx::kernels::cpu::isa::scalar

@@ -14,7 +14,7 @@ using vec = xsimd::batch<float, xsimd::sse4_1>;
 #include "kernels/cpu/isa/f32_kernels.ipp"
 
 void f32_gemm__sse_4x8(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
-                     int m, int n, const f32_gemm_params& p) {
+                        int m, int n, const f32_gemm_params& p) {
   gemm_tile<4, 2>(kc, a, b, c, ldc, m, n, p);
 }
 void f32_exp__sse_x4(const float* x, float* y, std::int64_t n) { exp_array(x, y, n); }
@@ -25,9 +25,16 @@ void f32_softmax_row__sse_x4(const float* x, float* y, std::int64_t n) { softmax
 
 extern const table kernel_table;
 const table kernel_table = {
-    level::sse,          "f32_gemm__sse_4x8",  4, 8,
-    f32_gemm__sse_4x8, f32_exp__sse_x4,       f32_logistic__sse_x4,
-    f32_tanh__sse_x4,   f32_erf__sse_x4,       f32_softmax_row__sse_x4,
+    .isa = level::sse,
+    .gemm_name = "f32_gemm__sse_4x8",
+    .gemm_mr = 4,
+    .gemm_nr = 8,
+    .f32_gemm = f32_gemm__sse_4x8,
+    .f32_exp = f32_exp__sse_x4,
+    .f32_logistic = f32_logistic__sse_x4,
+    .f32_tanh = f32_tanh__sse_x4,
+    .f32_erf = f32_erf__sse_x4,
+    .f32_softmax_row = f32_softmax_row__sse_x4,
 };
 
 }  // namespace onyx::kernels::cpu::isa::sse

@@ -15,8 +15,8 @@ using std::int64_t;
 // Cache blocking. A KC-deep micro-panel of B (KC x nr, 32 KiB for the
 // AVX-512 12x32 tile) stays in L1 while the micro-kernel walks down an
 // MC x KC block of A held in L2 (MC = 240: 240 KiB); NC bounds the packed
-// slice of B (KC x NC, 1 MiB). Measured with bench/gemm_bench on the
-// development machine: KC 256 vs 384 within noise; see the commit message.
+// slice of B (KC x NC, 1 MiB). Sized from cache capacities, not yet tuned by
+// measurement (bench/gemm_bench is the tool for that).
 constexpr int64_t kc_block = 256;
 constexpr int64_t mc_target = 240;
 constexpr int64_t nc_target = 1024;
