@@ -54,7 +54,7 @@ struct table {
   const char* gemm_name;
   int gemm_mr, gemm_nr;
   f32_gemm_fn f32_gemm;
-  f32_unary_fn f32_exp;       // rel err < 1e-6 for normal results; subnormals flush to 0
+  f32_unary_fn f32_exp;       // rel err < 1e-6 for normal results; gradual subnormals
   f32_unary_fn f32_logistic;  // 1 / (1 + exp(-x))
   f32_unary_fn f32_tanh;      // abs and rel err ~1e-6
   f32_unary_fn f32_erf;       // abs err < 1e-6
