@@ -1,6 +1,7 @@
 // ops::Relu: y = max(x, 0).
 // Opsets 1-latest (6 dropped consumed_inputs, 14 added integer types).
-// Tested in test/unit/elementwise_test.cpp.
+// Kernel (kernels/cpu/relu.hpp): every listed type; half types in float.
+// Tested in test/unit/activation_test.cpp.
 #pragma once
 
 #include "onyx/ops/op.hpp"

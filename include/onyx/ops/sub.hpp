@@ -1,0 +1,27 @@
+// ops::Sub: C = A - B with numpy broadcasting.
+// Opsets 7-latest (7 introduced numpy broadcasting; 13 added bfloat16, 14 the
+// 8/16-bit integers). Opsets 1-6 (legacy `broadcast`/`axis` attributes) are not
+// supported: no struct covers them, so such a model reports the op as missing.
+// Kernel (kernels/cpu/sub.hpp): every numeric type; float16/bfloat16
+// computed in float. Inference computes small int64/int32/float32 results.
+// Tested in test/unit/binary_arithmetic_test.cpp.
+#pragma once
+
+#include "onyx/ops/elementwise.hpp"
+
+namespace onyx::ops {
+
+struct Sub {
+  static constexpr std::string_view domain = "", name = "Sub";
+  static constexpr int since = 7, until = latest;
+  static constexpr arity inputs{2, 2}, outputs{1, 1};
+  static constexpr dtype_set T = dtypes::numeric;
+  struct attributes {};
+  static status infer(const attributes&, infer_context& c) {
+    ONYX_TRY(infer_binary(c, T, "T"));
+    propagate_binary(c, [](auto a, auto b) { return a - b; });
+    return ok();
+  }
+};
+
+}  // namespace onyx::ops

@@ -1,0 +1,47 @@
+// Dropout at inference: output equals data, mask all true, in each arity.
+#include <catch2/catch.hpp>
+
+#include "kernels/cpu/elementwise_kernels.hpp"
+#include "onyx/ops/elementwise_ops.hpp"
+#include "op_harness.hpp"
+
+using namespace onyx;
+
+TEST_CASE("Dropout passes data through and reports a full mask", "[elementwise]") {
+  auto x = test::random_values<float>(7 * 11, -1, 1, 5);
+  auto xt = tensor::from(x, {7, 11});
+  SECTION("opset 7 style: ratio attribute, one output") {
+    auto r = test::run_op<ops::Dropout>({xt}, {test::attr("ratio", 0.3f)});
+    REQUIRE(r.ok());
+    test::require_close((*r)[0], x, 0, 0);
+  }
+  SECTION("opset 12+: ratio and training_mode = false inputs, mask output") {
+    auto r = test::run_op<ops::Dropout>({xt, tensor::scalar(0.5f), tensor::scalar(false)}, {}, 2);
+    REQUIRE(r.ok());
+    test::require_close((*r)[0], x, 0, 0);
+    REQUIRE((*r)[1].type() == dtype::boolean);
+    REQUIRE((*r)[1].shape() == extents{7, 11});
+    for (bool m : (*r)[1].values<bool>()) CHECK(m);
+  }
+  SECTION("double data") {
+    auto d = test::random_values<double>(5, -1, 1, 6);
+    auto r = test::run_op<ops::Dropout>({tensor::from(d, {5})}, {}, 2);
+    REQUIRE(r.ok());
+    test::require_close((*r)[0], d, 0, 0);
+  }
+}
+
+TEST_CASE("Dropout rejects training and non-float data", "[elementwise]") {
+  auto xt = tensor::from(std::vector<float>(3, 1.0f), {3});
+  auto r = test::run_op<ops::Dropout>({xt, tensor::scalar(0.5f), tensor::scalar(true)});
+  REQUIRE(!r.ok());
+  CHECK(r.error().code() == errc::unsupported);
+  auto ok0 = test::run_op<ops::Dropout>({xt, tensor::scalar(0.0f), tensor::scalar(true)});
+  CHECK(ok0.ok());
+  auto s = test::run_op<ops::Dropout>({tensor::from(std::vector<std::int32_t>(3, 1), {3})});
+  REQUIRE(!s.ok());
+  CHECK(s.error().message().find("type constraint T") != std::string::npos);
+  auto t = test::run_op<ops::Dropout>({xt, tensor::from(std::vector<float>{0.1f, 0.2f}, {2})});
+  REQUIRE(!t.ok());
+  CHECK(t.error().message().find("scalar") != std::string::npos);
+}
