@@ -3,3 +3,4 @@
 
 #include "kernels/cpu/conv.hpp"
 #include "kernels/cpu/pool.hpp"
+#include "kernels/cpu/normalization.hpp"

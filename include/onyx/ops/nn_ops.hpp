@@ -3,11 +3,17 @@
 #pragma once
 
 #include "onyx/ops/average_pool.hpp"
+#include "onyx/ops/batch_normalization.hpp"
 #include "onyx/ops/conv.hpp"
 #include "onyx/ops/global_average_pool.hpp"
 #include "onyx/ops/global_lp_pool.hpp"
 #include "onyx/ops/global_max_pool.hpp"
+#include "onyx/ops/group_normalization.hpp"
+#include "onyx/ops/instance_normalization.hpp"
+#include "onyx/ops/layer_normalization.hpp"
+#include "onyx/ops/lp_normalization.hpp"
 #include "onyx/ops/lp_pool.hpp"
+#include "onyx/ops/lrn.hpp"
 #include "onyx/ops/max_pool.hpp"
 #include "onyx/ops/fused/conv.hpp"
 #include "onyx/registry/registry.hpp"
@@ -16,6 +22,8 @@ namespace onyx {
 
 using nn_ops = op_list<ops::Conv, ops::fused::Conv,  //
                        ops::MaxPool, ops::AveragePool, ops::LpPool, ops::GlobalMaxPool, ops::GlobalAveragePool,
-                       ops::GlobalLpPool>;
+                       ops::GlobalLpPool,  //
+                       ops::BatchNormalization, ops::LRN, ops::InstanceNormalization, ops::LayerNormalization,
+                       ops::GroupNormalization, ops::LpNormalization>;
 
 }  // namespace onyx

@@ -1,0 +1,181 @@
+// BatchNormalization, LRN, InstanceNormalization, LayerNormalization,
+// GroupNormalization and LpNormalization against plain double references.
+#include "kernels/cpu/normalization.hpp"
+
+#include "op_harness.hpp"
+
+namespace {
+
+using namespace onyx;
+using onyx::test::attr;
+using onyx::test::random_values;
+
+std::vector<float> f32(const std::vector<double>& v) { return {v.begin(), v.end()}; }
+
+// Mean and biased variance of x[i0 + k*step] for k < n.
+void moments(const std::vector<double>& x, std::int64_t i0, std::int64_t n, double& mean, double& var) {
+  mean = 0, var = 0;
+  for (std::int64_t k = 0; k < n; ++k) mean += x[i0 + k];
+  mean /= n;
+  for (std::int64_t k = 0; k < n; ++k) var += (x[i0 + k] - mean) * (x[i0 + k] - mean);
+  var /= n;
+}
+
+}  // namespace
+
+TEST_CASE("BatchNormalization", "[normalization]") {
+  for (extents shape : {extents{2, 3, 5, 7}, extents{3, 4}, extents{1, 5, 3, 2, 3}}) {
+    const std::int64_t C = shape[1], P = element_count(shape) / (shape[0] * C);
+    auto x = random_values<double>(static_cast<std::size_t>(element_count(shape)), -3, 3, 1);
+    auto s = random_values<double>(C, 0.5, 2, 2), b = random_values<double>(C, -1, 1, 3),
+         m = random_values<double>(C, -1, 1, 4), v = random_values<double>(C, 0.1, 2, 5);
+    std::vector<double> y(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const std::int64_t ch = (static_cast<std::int64_t>(i) / P) % C;
+      y[i] = (x[i] - m[ch]) / std::sqrt(v[ch] + 1e-3) * s[ch] + b[ch];
+    }
+    auto r = onyx::test::run_op<ops::BatchNormalization>(
+        {tensor::from(f32(x), shape), tensor::from(f32(s), {C}), tensor::from(f32(b), {C}), tensor::from(f32(m), {C}),
+         tensor::from(f32(v), {C})},
+        {attr("epsilon", 1e-3f)});
+    REQUIRE(r.ok());
+    onyx::test::require_close((*r)[0], f32(y), 1e-5, 1e-5);
+  }
+  // float16 X with float32 parameters (opset 15 allows distinct types).
+  std::vector<float16_t> xh{to_float16(1.0f), to_float16(-2.0f)};
+  auto r = onyx::test::run_op<ops::BatchNormalization>(
+      {tensor::from(xh, {1, 2}), tensor::from<float>({2, 1}, {2}), tensor::from<float>({0, 1}, {2}),
+       tensor::from<float>({0, 0}, {2}), tensor::from<float>({1, 1}, {2})},
+      {attr("epsilon", 0.0f)});
+  REQUIRE(r.ok());
+  CHECK(to_float((*r)[0].values<float16_t>()[0]) == 2.0f);
+  CHECK(to_float((*r)[0].values<float16_t>()[1]) == -1.0f);
+
+  auto bad = onyx::test::run_op<ops::BatchNormalization>(
+      {tensor::zeros(dtype::float32, {1, 3, 2}), tensor::zeros(dtype::float32, {4}), tensor::zeros(dtype::float32, {3}),
+       tensor::zeros(dtype::float32, {3}), tensor::zeros(dtype::float32, {3})});
+  REQUIRE(!bad.ok());
+  CHECK(bad.error().message().find("scale") != std::string::npos);
+  bad = onyx::test::run_op<ops::BatchNormalization>(
+      {tensor::zeros(dtype::float32, {1, 3, 2}), tensor::zeros(dtype::float32, {3}), tensor::zeros(dtype::float32, {3}),
+       tensor::zeros(dtype::float32, {3}), tensor::zeros(dtype::float32, {3})},
+      {attr("training_mode", std::int64_t{1})});
+  REQUIRE(bad.error().code() == errc::unsupported);
+}
+
+TEST_CASE("LRN", "[normalization]") {
+  for (std::int64_t size : {1, 3, 4, 5}) {
+    extents shape{2, 7, 3, 5};
+    auto x = random_values<double>(static_cast<std::size_t>(element_count(shape)), -2, 2, 6);
+    const std::int64_t C = 7, P = 15;
+    std::vector<double> y(x.size());
+    for (std::int64_t n = 0; n < 2; ++n)
+      for (std::int64_t c = 0; c < C; ++c)
+        for (std::int64_t p = 0; p < P; ++p) {
+          double sq = 0;
+          for (std::int64_t k = c - (size - 1) / 2; k <= c + size / 2; ++k)
+            if (k >= 0 && k < C) sq += x[(n * C + k) * P + p] * x[(n * C + k) * P + p];
+          y[(n * C + c) * P + p] = x[(n * C + c) * P + p] / std::pow(2.0 + 0.1 / size * sq, 0.6);
+        }
+    auto r = onyx::test::run_op<ops::LRN>({tensor::from(f32(x), shape)},
+                                          {attr("size", size), attr("alpha", 0.1f), attr("beta", 0.6f), attr("bias", 2.0f)});
+    REQUIRE(r.ok());
+    onyx::test::require_close((*r)[0], f32(y), 1e-5, 1e-6);
+  }
+  REQUIRE(!onyx::test::run_op<ops::LRN>({tensor::zeros(dtype::float32, {1, 2, 2})}).ok());  // size is required
+}
+
+TEST_CASE("InstanceNormalization and GroupNormalization", "[normalization]") {
+  extents shape{2, 6, 5, 3};
+  const std::int64_t C = 6, P = 15;
+  auto x = random_values<double>(static_cast<std::size_t>(element_count(shape)), -2, 5, 7);
+  auto s = random_values<double>(C, 0.5, 2, 8), b = random_values<double>(C, -1, 1, 9);
+  for (std::int64_t G : {1, 2, 3, 6, 0}) {  // 0: InstanceNormalization
+    const std::int64_t groups = G ? G : C, len = C / groups * P;
+    std::vector<double> y(x.size());
+    for (std::int64_t row = 0; row < 2 * groups; ++row) {
+      double mean, var;
+      moments(x, row * len, len, mean, var);
+      for (std::int64_t k = 0; k < len; ++k) {
+        const std::int64_t i = row * len + k, ch = (i / P) % C;
+        y[i] = (x[i] - mean) / std::sqrt(var + 1e-5) * s[ch] + b[ch];
+      }
+    }
+    std::vector<tensor> in{tensor::from(f32(x), shape), tensor::from(f32(s), {C}), tensor::from(f32(b), {C})};
+    auto r = G ? onyx::test::run_op<ops::GroupNormalization>(in, {attr("num_groups", G)})
+               : onyx::test::run_op<ops::InstanceNormalization>(in);
+    INFO("groups " << G);
+    REQUIRE(r.ok());
+    onyx::test::require_close((*r)[0], f32(y), 1e-4, 1e-5);
+  }
+  auto bad = onyx::test::run_op<ops::GroupNormalization>(
+      {tensor::zeros(dtype::float32, shape), tensor::zeros(dtype::float32, {C}), tensor::zeros(dtype::float32, {C})},
+      {attr("num_groups", std::int64_t{4})});
+  REQUIRE(!bad.ok());
+  CHECK(bad.error().message().find("divisible") != std::string::npos);
+  REQUIRE(!onyx::test::run_op<ops::InstanceNormalization>({tensor::zeros(dtype::float32, shape),
+                                                           tensor::zeros(dtype::float32, {5}),
+                                                           tensor::zeros(dtype::float32, {C})})
+               .ok());
+}
+
+TEST_CASE("LayerNormalization with Mean and InvStdDev", "[normalization]") {
+  extents shape{3, 4, 17};
+  auto x = random_values<double>(static_cast<std::size_t>(element_count(shape)), -2, 2, 10);
+  for (std::int64_t axis : {-1, 1, 0}) {
+    const std::int64_t len = axis == 0 ? 204 : axis == 1 ? 68 : 17;
+    extents block(shape.begin() + (axis < 0 ? 2 : axis), shape.end());
+    auto s = random_values<double>(static_cast<std::size_t>(len), 0.5, 2, 11);
+    // B broadcast along the first normalized axis: shape [last] (or a scalar vector).
+    auto b = random_values<double>(17, -1, 1, 12);
+    std::vector<double> y(x.size()), mean_v, inv_v;
+    for (std::int64_t row = 0; row < 204 / len; ++row) {
+      double mean, var;
+      moments(x, row * len, len, mean, var);
+      mean_v.push_back(mean);
+      inv_v.push_back(1 / std::sqrt(var + 1e-5));
+      for (std::int64_t k = 0; k < len; ++k) y[row * len + k] = (x[row * len + k] - mean) * inv_v.back() * s[k] + b[k % 17];
+    }
+    auto r = onyx::test::run_op<ops::LayerNormalization>(
+        {tensor::from(f32(x), shape), tensor::from(f32(s), block), tensor::from(f32(b), {17})},
+        {attr("axis", axis)}, 3);
+    INFO("axis " << axis);
+    REQUIRE(r.ok());
+    onyx::test::require_close((*r)[0], f32(y), 1e-4, 1e-5);
+    onyx::test::require_close((*r)[1], f32(mean_v), 1e-5, 1e-6);
+    onyx::test::require_close((*r)[2], f32(inv_v), 1e-5, 1e-6);
+    extents stat(shape.begin(), shape.begin() + (axis < 0 ? 2 : axis));
+    stat.resize(3, 1);
+    CHECK((*r)[1].shape() == stat);
+  }
+  auto bad = onyx::test::run_op<ops::LayerNormalization>(
+      {tensor::zeros(dtype::float32, shape), tensor::zeros(dtype::float32, {16})});
+  REQUIRE(!bad.ok());
+  CHECK(bad.error().message().find("Scale") != std::string::npos);
+}
+
+TEST_CASE("LpNormalization", "[normalization]") {
+  extents shape{3, 5, 4};
+  auto x = random_values<double>(60, -2, 2, 13);
+  for (std::int64_t p : {1, 2})
+    for (std::int64_t axis : {0, 1, -1}) {
+      const std::int64_t ax = axis < 0 ? 2 : axis;
+      std::int64_t inner = 1;
+      for (std::size_t d = ax + 1; d < 3; ++d) inner *= shape[d];
+      std::vector<double> y(60);
+      for (std::int64_t i = 0; i < 60; ++i) {
+        const std::int64_t pos = (i / inner) % shape[ax], base = i - pos * inner;
+        double norm = 0;
+        for (std::int64_t j = 0; j < shape[ax]; ++j) {
+          const double v = x[base + j * inner];
+          norm += p == 1 ? std::abs(v) : v * v;
+        }
+        y[i] = x[i] / (p == 1 ? norm : std::sqrt(norm));
+      }
+      auto r = onyx::test::run_op<ops::LpNormalization>({tensor::from(f32(x), shape)}, {attr("axis", axis), attr("p", p)});
+      REQUIRE(r.ok());
+      onyx::test::require_close((*r)[0], f32(y), 1e-5, 1e-6);
+    }
+  REQUIRE(!onyx::test::run_op<ops::LpNormalization>({tensor::zeros(dtype::float32, shape)}, {attr("p", std::int64_t{3})})
+               .ok());
+}
