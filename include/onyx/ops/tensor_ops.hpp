@@ -3,10 +3,12 @@
 // older opsets into them.
 #pragma once
 
+#include "onyx/ops/arg_max.hpp"
 #include "onyx/ops/concat.hpp"
 #include "onyx/ops/constant_of_shape.hpp"
 #include "onyx/ops/flatten.hpp"
 #include "onyx/ops/gather.hpp"
+#include "onyx/ops/reduce.hpp"
 #include "onyx/ops/reshape.hpp"
 #include "onyx/ops/shape.hpp"
 #include "onyx/ops/size.hpp"
@@ -19,6 +21,12 @@ namespace onyx {
 
 using tensor_ops = op_list<ops::Concat, ops::ConstantOfShape, ops::Flatten, ops::Gather, ops::Reshape, ops::Reshape_v1,
                            ops::Shape, ops::Size, ops::Squeeze, ops::Squeeze_v1, ops::Transpose, ops::Unsqueeze,
-                           ops::Unsqueeze_v1>;
+                           ops::Unsqueeze_v1, ops::ArgMax, ops::ArgMin,
+                           // Reductions
+                           ops::ReduceSum, ops::ReduceMean, ops::ReduceMax, ops::ReduceMin, ops::ReduceProd,
+                           ops::ReduceL1, ops::ReduceL2, ops::ReduceLogSum, ops::ReduceLogSumExp, ops::ReduceSumSquare,
+                           ops::ReduceSum_v1, ops::ReduceMean_v1, ops::ReduceMax_v1, ops::ReduceMin_v1,
+                           ops::ReduceProd_v1, ops::ReduceL1_v1, ops::ReduceL2_v1, ops::ReduceLogSum_v1,
+                           ops::ReduceLogSumExp_v1, ops::ReduceSumSquare_v1>;
 
 }  // namespace onyx

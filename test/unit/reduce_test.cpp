@@ -1,0 +1,140 @@
+#include <functional>
+
+#include "kernels/cpu/reduce.hpp"
+#include "op_harness.hpp"
+#include "onyx/runtime/thread_pool.hpp"
+
+using namespace onyx;
+using onyx::test::attr;
+using onyx::test::run_op;
+
+namespace {
+// Naive reference in double: for each output element, fold over every input
+// element that maps to it.
+std::vector<double> reference(const std::vector<double>& x, const extents& shape, const std::vector<bool>& reduced,
+                              const std::string& op) {
+  extents out_shape;
+  for (std::size_t k = 0; k < shape.size(); ++k) out_shape.push_back(reduced[k] ? 1 : shape[k]);
+  std::vector<std::vector<double>> groups(static_cast<std::size_t>(element_count(out_shape)));
+  for (std::int64_t i = 0; i < element_count(shape); ++i) {
+    std::int64_t rest = i, o = 0, scale = 1;
+    for (std::size_t k = shape.size(); k-- > 0;) {
+      std::int64_t c = rest % shape[k];
+      rest /= shape[k];
+      if (!reduced[k]) o += c * scale;
+      scale *= out_shape[k];
+    }
+    groups[o].push_back(x[i]);
+  }
+  std::vector<double> out;
+  for (auto& g : groups) {
+    double r = 0;
+    if (op == "ReduceSum") for (double v : g) r += v;
+    if (op == "ReduceMean") { for (double v : g) r += v; r /= static_cast<double>(g.size()); }
+    if (op == "ReduceMax") { r = -INFINITY; for (double v : g) r = std::max(r, v); }
+    if (op == "ReduceMin") { r = INFINITY; for (double v : g) r = std::min(r, v); }
+    if (op == "ReduceProd") { r = 1; for (double v : g) r *= v; }
+    if (op == "ReduceL1") for (double v : g) r += std::abs(v);
+    if (op == "ReduceL2") { for (double v : g) r += v * v; r = std::sqrt(r); }
+    if (op == "ReduceLogSum") { for (double v : g) r += v; r = std::log(r); }
+    if (op == "ReduceLogSumExp") { for (double v : g) r += std::exp(v); r = std::log(r); }
+    if (op == "ReduceSumSquare") for (double v : g) r += v * v;
+    out.push_back(r);
+  }
+  return out;
+}
+
+template <class Op> void check_op(const std::string& name, const thread_pool* pool) {
+  const std::vector<std::pair<extents, std::vector<std::int64_t>>> cases = {
+      {{7}, {0}},          {{3, 5}, {1}},       {{3, 5}, {0}},         {{3, 5}, {}},          {{2, 3, 4, 5}, {1, 2}},
+      {{2, 3, 4, 5}, {0, 3}}, {{2, 3, 4, 5}, {-1, 1}}, {{5, 1, 300}, {0}}, {{4, 3, 1, 7}, {1, 3}}, {{2, 600}, {0}}};
+  for (auto& [shape, axes] : cases) {
+    // Positive values keep LogSum defined.
+    auto v = test::random_values<double>(element_count(shape), 0.1, 2, 7);
+    std::vector<bool> reduced(shape.size(), axes.empty());
+    for (auto a : axes) reduced[a < 0 ? a + static_cast<std::int64_t>(shape.size()) : a] = true;
+    auto expected = reference(v, shape, reduced, name);
+    for (int keep : {0, 1}) {
+      INFO(name << " shape " << to_string(shape) << " keepdims " << keep);
+      std::vector<tensor> in{tensor::from(v, shape)};
+      if (!axes.empty()) in.push_back(tensor::from(axes, {static_cast<std::int64_t>(axes.size())}));
+      auto r = run_op<Op>(in, {attr("keepdims", keep)}, 1, pool);
+      REQUIRE(r.ok());
+      extents o;
+      for (std::size_t k = 0; k < shape.size(); ++k)
+        if (!reduced[k]) o.push_back(shape[k]);
+        else if (keep) o.push_back(1);
+      CHECK((*r)[0].shape() == o);
+      test::require_close((*r)[0], expected, 1e-12, 1e-12);
+      // float32 agrees within float rounding.
+      std::vector<float> vf(v.begin(), v.end());
+      in[0] = tensor::from(vf, shape);
+      auto rf = run_op<Op>(in, {attr("keepdims", keep)}, 1, pool);
+      REQUIRE(rf.ok());
+      test::require_close((*rf)[0], std::vector<float>(expected.begin(), expected.end()), 1e-4, 1e-5);
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("Reduce ops match a naive reference on every axis layout") {
+  thread_pool pool(3);
+  for (const thread_pool* p : {static_cast<const thread_pool*>(nullptr), static_cast<const thread_pool*>(&pool)}) {
+    check_op<ops::ReduceSum>("ReduceSum", p);
+    check_op<ops::ReduceMean>("ReduceMean", p);
+    check_op<ops::ReduceMax>("ReduceMax", p);
+    check_op<ops::ReduceMin>("ReduceMin", p);
+    check_op<ops::ReduceProd>("ReduceProd", p);
+    check_op<ops::ReduceL1>("ReduceL1", p);
+    check_op<ops::ReduceL2>("ReduceL2", p);
+    check_op<ops::ReduceLogSum>("ReduceLogSum", p);
+    check_op<ops::ReduceLogSumExp>("ReduceLogSumExp", p);
+    check_op<ops::ReduceSumSquare>("ReduceSumSquare", p);
+  }
+}
+
+TEST_CASE("Reduce: integers, float16, large LogSumExp inputs") {
+  auto r = run_op<ops::ReduceSum>({tensor::from<std::int32_t>({1, -2, 3, 4, 5, -6}, {2, 3}),
+                                   tensor::from<std::int64_t>({1}, {1})},
+                                  {attr("keepdims", 0)});
+  REQUIRE(r.ok());
+  test::require_close<std::int32_t>((*r)[0], {2, 3}, 0, 0);
+  auto m = run_op<ops::ReduceMax>({tensor::from<std::uint8_t>({1, 200, 3, 4}, {4})});
+  REQUIRE(m.ok());
+  CHECK((*m)[0].data<std::uint8_t>()[0] == 200);
+  auto h = tensor::from<float16_t>({to_float16(1.5f), to_float16(2.25f), to_float16(-1.f)}, {3});
+  auto rh = run_op<ops::ReduceSum>({h});
+  REQUIRE(rh.ok());
+  CHECK(to_float((*rh)[0].data<float16_t>()[0]) == 2.75f);
+  auto lse = run_op<ops::ReduceLogSumExp>({tensor::from<float>({1000.f, 1000.f}, {2})});
+  REQUIRE(lse.ok());
+  CHECK((*lse)[0].data<float>()[0] == Approx(1000.f + std::log(2.f)));
+}
+
+TEST_CASE("Reduce: empty sets give the identity, noop_with_empty_axes is an identity") {
+  auto e = tensor::zeros(dtype::float32, {2, 0, 3});
+  auto ax = tensor::from<std::int64_t>({1}, {1});
+  auto s = run_op<ops::ReduceSum>({e, ax});
+  REQUIRE(s.ok());
+  test::require_close<float>((*s)[0], std::vector<float>(6, 0.f), 0, 0);
+  auto p = run_op<ops::ReduceProd>({e, ax});
+  REQUIRE(p.ok());
+  test::require_close<float>((*p)[0], std::vector<float>(6, 1.f), 0, 0);
+  auto mx = run_op<ops::ReduceMax>({e, ax});
+  REQUIRE(mx.ok());
+  CHECK((*mx)[0].data<float>()[0] == -INFINITY);
+  auto ls = run_op<ops::ReduceLogSumExp>({e, ax});
+  REQUIRE(ls.ok());
+  CHECK((*ls)[0].data<float>()[0] == -INFINITY);
+  auto x = tensor::from<float>({1, 2, 3}, {3});
+  auto n = run_op<ops::ReduceSum>({x, tensor::zeros(dtype::int64, {0})}, {attr("noop_with_empty_axes", 1)});
+  REQUIRE(n.ok());
+  test::require_close<float>((*n)[0], {1, 2, 3}, 0, 0);
+}
+
+TEST_CASE("Reduce: bad axes and types fail") {
+  auto x = tensor::zeros(dtype::float32, {2, 3});
+  CHECK_FALSE(run_op<ops::ReduceSum>({x, tensor::from<std::int64_t>({2}, {1})}).ok());
+  CHECK_FALSE(run_op<ops::ReduceSum>({x, tensor::from<std::int64_t>({1, -1}, {2})}).ok());
+  CHECK_FALSE(run_op<ops::ReduceMean>({tensor::zeros(dtype::boolean, {2})}).ok());
+}
