@@ -4,3 +4,4 @@
 #include "kernels/cpu/conv.hpp"
 #include "kernels/cpu/pool.hpp"
 #include "kernels/cpu/normalization.hpp"
+#include "kernels/cpu/mat_mul.hpp"

@@ -5,6 +5,7 @@
 #include "onyx/ops/average_pool.hpp"
 #include "onyx/ops/batch_normalization.hpp"
 #include "onyx/ops/conv.hpp"
+#include "onyx/ops/gemm.hpp"
 #include "onyx/ops/global_average_pool.hpp"
 #include "onyx/ops/global_lp_pool.hpp"
 #include "onyx/ops/global_max_pool.hpp"
@@ -14,6 +15,7 @@
 #include "onyx/ops/lp_normalization.hpp"
 #include "onyx/ops/lp_pool.hpp"
 #include "onyx/ops/lrn.hpp"
+#include "onyx/ops/mat_mul.hpp"
 #include "onyx/ops/max_pool.hpp"
 #include "onyx/ops/fused/conv.hpp"
 #include "onyx/registry/registry.hpp"
@@ -24,6 +26,7 @@ using nn_ops = op_list<ops::Conv, ops::fused::Conv,  //
                        ops::MaxPool, ops::AveragePool, ops::LpPool, ops::GlobalMaxPool, ops::GlobalAveragePool,
                        ops::GlobalLpPool,  //
                        ops::BatchNormalization, ops::LRN, ops::InstanceNormalization, ops::LayerNormalization,
-                       ops::GroupNormalization, ops::LpNormalization>;
+                       ops::GroupNormalization, ops::LpNormalization,  //
+                       ops::Gemm, ops::MatMul>;
 
 }  // namespace onyx

@@ -1,0 +1,304 @@
+// kernels/cpu/mat_mul.hpp: MatMul and Gemm on the CPU (Gemm's kernel lives
+// here because kernels/cpu/gemm.hpp is the SGEMM both use).
+//
+// float32 runs the packed SGEMM; a constant 2-D B is packed once at prepare
+// time. MatMul with a shared B (B of rank <= 2) folds A's batch into M, one
+// GEMM; with batched B, the batches are split over the pool when there are
+// at least as many as threads (attention heads), else each GEMM uses the
+// pool itself. Gemm folds beta * C into the epilogue when C is a row or a
+// column vector and copies it into Y (beta then scales it) when it is a
+// matrix. float16 converts to float32 and back; float64 and the integer
+// types use a plain i-k-j triple loop.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "kernels/cpu/gemm.hpp"
+#include "onyx/ops/gemm.hpp"
+#include "onyx/ops/mat_mul.hpp"
+#include "onyx/registry/kernel.hpp"
+#include "onyx/runtime/parallel.hpp"
+
+namespace onyx::kernels::cpu::matmul_detail {
+
+/// C (M x N, row stride ldc) = op(A) * op(B), accumulated in T (C is overwritten).
+template <class T>
+void plain_gemm(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t K, const T* A, std::int64_t lda,
+                const T* B, std::int64_t ldb, T* C, std::int64_t ldc) {
+  for (std::int64_t i = 0; i < M; ++i) {
+    T* c = C + i * ldc;
+    std::fill_n(c, N, T(0));
+    for (std::int64_t k = 0; k < K; ++k) {
+      const T a = ta ? A[k * lda + i] : A[i * lda + k];
+      if (tb)
+        for (std::int64_t j = 0; j < N; ++j) c[j] += a * B[j * ldb + k];
+      else
+        for (std::int64_t j = 0; j < N; ++j) c[j] += a * B[k * ldb + j];
+    }
+  }
+}
+
+inline std::vector<float> widen(const tensor& t) {
+  std::vector<float> v(static_cast<std::size_t>(t.size()));
+  const float16_t* p = t.data<float16_t>();
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = to_float(p[i]);
+  return v;
+}
+inline void narrow(const std::vector<float>& v, tensor& t) {
+  float16_t* p = t.data<float16_t>();
+  for (std::size_t i = 0; i < v.size(); ++i) p[i] = to_float16(v[i]);
+}
+
+/// What prepare keeps: B packed for the SGEMM when it is a constant matrix.
+struct packed_state {
+  packed_b b;
+};
+
+inline bool usable(const packed_b& p, std::int64_t K, std::int64_t N) {
+  return !p.empty() && p.rows() == K && p.cols() == N && p.isa() == isa::active().isa;
+}
+
+// --- MatMul ------------------------------------------------------------------
+
+struct matmul_shape {
+  std::int64_t M = 1, N = 1, K = 1;
+  std::int64_t batches = 1;
+  std::vector<std::int64_t> a_off, b_off;  // per batch, in elements; empty when B is shared
+  bool shared_b = false;
+};
+
+inline result<matmul_shape> matmul_geometry(const extents& a, const extents& b) {
+  matmul_shape s;
+  s.K = a.back();
+  s.M = a.size() >= 2 ? a[a.size() - 2] : 1;
+  s.N = b.size() >= 2 ? b.back() : 1;
+  const std::int64_t kb = b.size() >= 2 ? b[b.size() - 2] : b[0];
+  if (kb != s.K)
+    return status(errc::invalid_argument, "MatMul operands " + to_string(a) + " and " + to_string(b) +
+                                              " disagree on the inner dimension");
+  if (b.size() <= 2) {
+    s.shared_b = true;
+    s.M = element_count(a) / std::max<std::int64_t>(s.K, 1);  // A's batches folded into M
+    if (s.K == 0) s.M = a.size() >= 2 ? element_count(std::span(a).first(a.size() - 1)) : 1;
+    return s;
+  }
+  const std::size_t ra = a.size() >= 2 ? a.size() - 2 : 0, rb = b.size() - 2, r = std::max(ra, rb);
+  std::vector<std::int64_t> ob(r), sa(r, 0), sb(r, 0);
+  std::int64_t stride_a = s.M * s.K, stride_b = s.K * s.N;
+  for (std::size_t i = r; i-- > 0;) {
+    const std::int64_t da = i + ra >= r ? a[i + ra - r] : 1, db = i + rb >= r ? b[i + rb - r] : 1;
+    if (da != db && da != 1 && db != 1)
+      return status(errc::invalid_argument, "MatMul batch dims of " + to_string(a) + " and " + to_string(b) +
+                                                " do not broadcast");
+    ob[i] = std::max(da, db);
+    if (da == 0 || db == 0) ob[i] = 0;
+    sa[i] = da == 1 ? 0 : stride_a;
+    sb[i] = db == 1 ? 0 : stride_b;
+    stride_a *= da;
+    stride_b *= db;
+  }
+  s.batches = element_count(ob);
+  for (std::int64_t q = 0; q < s.batches; ++q) {
+    std::int64_t rem = q, oa = 0, obb = 0;
+    for (std::size_t i = r; i-- > 0;) {
+      const std::int64_t idx = rem % ob[i];
+      rem /= ob[i];
+      oa += idx * sa[i];
+      obb += idx * sb[i];
+    }
+    s.a_off.push_back(oa);
+    s.b_off.push_back(obb);
+  }
+  return s;
+}
+
+template <class T> status matmul_typed(const T* a, const T* b, T* y, const matmul_shape& s, const packed_b* packed,
+                                       const thread_pool* pool) {
+  const std::int64_t MN = s.M * s.N;
+  if constexpr (std::is_same_v<T, float>) {
+    if (s.shared_b) {
+      if (packed) sgemm_packed(false, s.M, s.N, s.K, 1.0f, a, s.K, *packed, 0.0f, y, s.N, pool);
+      else sgemm(false, false, s.M, s.N, s.K, 1.0f, a, s.K, b, s.N, 0.0f, y, s.N, pool);
+      return ok();
+    }
+    const std::int64_t threads = pool ? pool->size() : 1;
+    if (s.batches >= threads && threads > 1) {
+      parallel_for(pool, s.batches, 1, [&](std::int64_t lo, std::int64_t hi) {
+        for (std::int64_t q = lo; q < hi; ++q)
+          sgemm(false, false, s.M, s.N, s.K, 1.0f, a + s.a_off[q], s.K, b + s.b_off[q], s.N, 0.0f, y + q * MN, s.N,
+                nullptr);
+      });
+    } else {
+      for (std::int64_t q = 0; q < s.batches; ++q)
+        sgemm(false, false, s.M, s.N, s.K, 1.0f, a + s.a_off[q], s.K, b + s.b_off[q], s.N, 0.0f, y + q * MN, s.N, pool);
+    }
+  } else {
+    if (s.shared_b) {
+      parallel_for(pool, s.M, std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(s.N * s.K, 1)),
+                   [&](std::int64_t lo, std::int64_t hi) {
+                     plain_gemm(false, false, hi - lo, s.N, s.K, a + lo * s.K, s.K, b, s.N, y + lo * s.N, s.N);
+                   });
+    } else {
+      parallel_for(pool, s.batches, 1, [&](std::int64_t lo, std::int64_t hi) {
+        for (std::int64_t q = lo; q < hi; ++q)
+          plain_gemm(false, false, s.M, s.N, s.K, a + s.a_off[q], s.K, b + s.b_off[q], s.N, y + q * MN, s.N);
+      });
+    }
+  }
+  return ok();
+}
+
+template <dtype D> status matmul(const kernel_call& c) {
+  const tensor& a = c.input(0);
+  const tensor& b = c.input(1);
+  tensor& y = c.output(0);
+  ONYX_ASSIGN(auto s, matmul_geometry(a.shape(), b.shape()));
+  if (y.size() == 0) return ok();
+  const packed_b* packed = nullptr;
+  if (c.state_ && s.shared_b && b.rank() == 2) {
+    const auto& st = c.state<packed_state>();
+    if (usable(st.b, s.K, s.N)) packed = &st.b;
+  }
+  if constexpr (D == dtype::float16) {
+    auto af = widen(a), bf = widen(b);
+    std::vector<float> yf(static_cast<std::size_t>(y.size()));
+    ONYX_TRY(matmul_typed<float>(af.data(), bf.data(), yf.data(), s, packed, c.pool()));
+    narrow(yf, y);
+    return ok();
+  } else {
+    using T = storage_t<D>;
+    return matmul_typed<T>(a.data<T>(), b.data<T>(), y.data<T>(), s, packed, c.pool());
+  }
+}
+
+template <dtype D> result<packed_state> prepare_b(const prepare_info_base& p, bool trans_b) {
+  packed_state s;
+  const tensor* b = p.constant(1);
+  if constexpr (D == dtype::float32 || D == dtype::float16) {
+    if (b && b->rank() == 2 && b->size() > 0) {
+      const std::int64_t K = trans_b ? b->dim(1) : b->dim(0), N = trans_b ? b->dim(0) : b->dim(1);
+      if constexpr (D == dtype::float32) {
+        s.b = pack_b(trans_b, K, N, b->data<float>(), b->dim(1));
+      } else {
+        auto bf = widen(*b);
+        s.b = pack_b(trans_b, K, N, bf.data(), b->dim(1));
+      }
+    }
+  }
+  return s;
+}
+
+// --- Gemm --------------------------------------------------------------------
+
+template <dtype D> status gemm_op(const call<ops::Gemm>& c) {
+  const auto& at = c.attrs();
+  const tensor& a = c.input(0);
+  const tensor& b = c.input(1);
+  tensor& y = c.output(0);
+  const bool ta = at.transA != 0, tb = at.transB != 0;
+  if (a.rank() != 2 || b.rank() != 2) return status(errc::invalid_argument, "Gemm needs 2-D A and B");
+  const std::int64_t M = ta ? a.dim(1) : a.dim(0), K = ta ? a.dim(0) : a.dim(1), N = tb ? b.dim(0) : b.dim(1);
+  if ((tb ? b.dim(1) : b.dim(0)) != K)
+    return status(errc::invalid_argument, "Gemm: op(A) and op(B) disagree on K: A " + to_string(a.shape()) + ", B " +
+                                              to_string(b.shape()));
+  // C's shape, right-aligned to M x N: cm x cn with each 1 or the full extent.
+  const bool has_c = c.has_input(2) && at.beta != 0.0f;
+  std::int64_t cm = 1, cn = 1;
+  if (has_c) {
+    const extents& cs = c.input(2).shape();
+    if (cs.size() > 2) return status(errc::invalid_argument, "Gemm: C has rank > 2");
+    if (cs.size() >= 1) cn = cs.back();
+    if (cs.size() == 2) cm = cs[0];
+    if ((cm != 1 && cm != M) || (cn != 1 && cn != N))
+      return status(errc::invalid_argument, "Gemm: C " + to_string(cs) + " does not broadcast to " +
+                                                std::to_string(M) + "x" + std::to_string(N));
+  }
+  if (M * N == 0) return ok();
+
+  using S = std::conditional_t<D == dtype::float16, float, storage_t<D>>;
+  std::vector<float> af, bf, cf, yf;
+  const S* ap;
+  const S* bp;
+  const S* cp = nullptr;
+  S* yp;
+  if constexpr (D == dtype::float16) {
+    af = widen(a), bf = widen(b);
+    if (has_c) cf = widen(c.input(2));
+    yf.resize(static_cast<std::size_t>(M * N));
+    ap = af.data(), bp = bf.data(), cp = has_c ? cf.data() : nullptr, yp = yf.data();
+  } else {
+    ap = a.data<S>(), bp = b.data<S>(), yp = y.data<S>();
+    if (has_c) cp = c.input(2).data<S>();
+  }
+
+  if constexpr (std::is_same_v<S, float>) {
+    gemm_epilogue ep;
+    std::vector<float> bias;
+    float beta = 0.0f;
+    if (has_c) {
+      if (cm == M && cn == N && M > 1 && N > 1) {
+        std::copy_n(cp, M * N, yp);
+        beta = at.beta;
+      } else if (cm == M && M > 1) {
+        bias.resize(static_cast<std::size_t>(M));
+        for (std::int64_t i = 0; i < M; ++i) bias[i] = at.beta * cp[i];
+        ep.kind = gemm_epilogue::bias_kind::per_row;
+      } else {
+        bias.resize(static_cast<std::size_t>(N));
+        for (std::int64_t j = 0; j < N; ++j) bias[j] = at.beta * cp[cn == 1 ? 0 : j];
+        ep.kind = gemm_epilogue::bias_kind::per_col;
+      }
+      ep.bias = bias.empty() ? nullptr : bias.data();
+      if (!ep.bias) ep.kind = gemm_epilogue::bias_kind::none;
+    }
+    const packed_state* st = c.state_ ? &c.state<packed_state>() : nullptr;
+    if (st && usable(st->b, K, N))
+      sgemm_packed(ta, M, N, K, at.alpha, ap, a.dim(1), st->b, beta, yp, N, c.pool(), ep);
+    else
+      sgemm(ta, tb, M, N, K, at.alpha, ap, a.dim(1), bp, b.dim(1), beta, yp, N, c.pool(), ep);
+  } else {
+    plain_gemm<S>(ta, tb, M, N, K, ap, a.dim(1), bp, b.dim(1), yp, N);
+    const bool scale = at.alpha != 1.0f;
+    for (std::int64_t i = 0; i < M; ++i)
+      for (std::int64_t j = 0; j < N; ++j) {
+        S& v = yp[i * N + j];
+        if (scale) v = static_cast<S>(static_cast<double>(at.alpha) * static_cast<double>(v));
+        if (has_c) {
+          const S cv = cp[(cm == 1 ? 0 : i) * cn + (cn == 1 ? 0 : j)];
+          v += at.beta == 1.0f ? cv : static_cast<S>(static_cast<double>(at.beta) * static_cast<double>(cv));
+        }
+      }
+  }
+  if constexpr (D == dtype::float16) narrow(yf, y);
+  return ok();
+}
+
+}  // namespace onyx::kernels::cpu::matmul_detail
+
+namespace onyx {
+
+template <> struct kernel<ops::MatMul, cpu> {
+  static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64 | dtypes::i32 | dtypes::i64 |
+                                    dtypes::u32 | dtypes::u64};
+  using state = kernels::cpu::matmul_detail::packed_state;
+  template <ops::signature S> static result<state> prepare(const prepare_info<ops::MatMul>& p) {
+    return kernels::cpu::matmul_detail::prepare_b<S[0]>(p, false);
+  }
+  template <ops::signature S> static status run(const call<ops::MatMul>& c) {
+    return kernels::cpu::matmul_detail::matmul<S[0]>(c);
+  }
+};
+
+template <> struct kernel<ops::Gemm, cpu> {
+  static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64 | dtypes::i32 | dtypes::i64};
+  using state = kernels::cpu::matmul_detail::packed_state;
+  template <ops::signature S> static result<state> prepare(const prepare_info<ops::Gemm>& p) {
+    return kernels::cpu::matmul_detail::prepare_b<S[0]>(p, p.attrs().transB != 0);
+  }
+  template <ops::signature S> static status run(const call<ops::Gemm>& c) {
+    return kernels::cpu::matmul_detail::gemm_op<S[0]>(c);
+  }
+};
+
+}  // namespace onyx
