@@ -5,3 +5,4 @@
 #include "kernels/cpu/pool.hpp"
 #include "kernels/cpu/normalization.hpp"
 #include "kernels/cpu/mat_mul.hpp"
+#include "kernels/cpu/softmax.hpp"

@@ -10,13 +10,19 @@
 #include "onyx/ops/global_lp_pool.hpp"
 #include "onyx/ops/global_max_pool.hpp"
 #include "onyx/ops/group_normalization.hpp"
+#include "onyx/ops/hardmax.hpp"
+#include "onyx/ops/hardmax_v1.hpp"
 #include "onyx/ops/instance_normalization.hpp"
 #include "onyx/ops/layer_normalization.hpp"
+#include "onyx/ops/log_softmax.hpp"
+#include "onyx/ops/log_softmax_v1.hpp"
 #include "onyx/ops/lp_normalization.hpp"
 #include "onyx/ops/lp_pool.hpp"
 #include "onyx/ops/lrn.hpp"
 #include "onyx/ops/mat_mul.hpp"
 #include "onyx/ops/max_pool.hpp"
+#include "onyx/ops/softmax.hpp"
+#include "onyx/ops/softmax_v1.hpp"
 #include "onyx/ops/fused/conv.hpp"
 #include "onyx/registry/registry.hpp"
 
@@ -27,6 +33,8 @@ using nn_ops = op_list<ops::Conv, ops::fused::Conv,  //
                        ops::GlobalLpPool,  //
                        ops::BatchNormalization, ops::LRN, ops::InstanceNormalization, ops::LayerNormalization,
                        ops::GroupNormalization, ops::LpNormalization,  //
-                       ops::Gemm, ops::MatMul>;
+                       ops::Gemm, ops::MatMul,  //
+                       ops::Softmax, ops::Softmax_v1, ops::LogSoftmax, ops::LogSoftmax_v1, ops::Hardmax,
+                       ops::Hardmax_v1>;
 
 }  // namespace onyx
