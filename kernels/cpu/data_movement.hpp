@@ -242,6 +242,27 @@ inline double number_at(const tensor& t, std::int64_t i) {
   }
 }
 
+/// Writes `v` converted to numeric dtype `t` at `dst` (bool: v != 0).
+inline void store_number(dtype t, double v, void* dst) {
+  auto put = [&](auto x) { std::memcpy(dst, &x, sizeof x); };
+  switch (t) {
+    case dtype::float32: return put(static_cast<float>(v));
+    case dtype::float64: return put(v);
+    case dtype::float16: return put(to_float16(static_cast<float>(v)));
+    case dtype::bfloat16: return put(to_bfloat16(static_cast<float>(v)));
+    case dtype::int8: return put(static_cast<std::int8_t>(v));
+    case dtype::int16: return put(static_cast<std::int16_t>(v));
+    case dtype::int32: return put(static_cast<std::int32_t>(v));
+    case dtype::int64: return put(static_cast<std::int64_t>(v));
+    case dtype::uint8: return put(static_cast<std::uint8_t>(v));
+    case dtype::uint16: return put(static_cast<std::uint16_t>(v));
+    case dtype::uint32: return put(static_cast<std::uint32_t>(v));
+    case dtype::uint64: return put(static_cast<std::uint64_t>(v));
+    case dtype::boolean: return put(static_cast<bool>(v != 0));
+    default: return;
+  }
+}
+
 /// The output, allocated by the kernel when inference could not size it.
 inline tensor& output_sized(const kernel_call& c, int i, dtype t, const extents& shape) {
   value& v = c.output_value(i);

@@ -15,13 +15,20 @@
 #include "onyx/ops/squeeze.hpp"
 #include "onyx/ops/transpose.hpp"
 #include "onyx/ops/unsqueeze.hpp"
+#include "onyx/ops/expand.hpp"
+#include "onyx/ops/pad.hpp"
+#include "onyx/ops/range.hpp"
+#include "onyx/ops/slice.hpp"
+#include "onyx/ops/split.hpp"
+#include "onyx/ops/tile.hpp"
 #include "onyx/registry/registry.hpp"
 
 namespace onyx {
 
 using tensor_ops = op_list<ops::Concat, ops::ConstantOfShape, ops::Flatten, ops::Gather, ops::Reshape, ops::Reshape_v1,
                            ops::Shape, ops::Size, ops::Squeeze, ops::Squeeze_v1, ops::Transpose, ops::Unsqueeze,
-                           ops::Unsqueeze_v1, ops::ArgMax, ops::ArgMin,
+                           ops::Unsqueeze_v1, ops::ArgMax, ops::ArgMin, ops::Expand, ops::Pad,
+                           ops::Pad_v2, ops::Range, ops::Slice, ops::Slice_v1, ops::Split, ops::Split_v1, ops::Tile,
                            // Reductions
                            ops::ReduceSum, ops::ReduceMean, ops::ReduceMax, ops::ReduceMin, ops::ReduceProd,
                            ops::ReduceL1, ops::ReduceL2, ops::ReduceLogSum, ops::ReduceLogSumExp, ops::ReduceSumSquare,
