@@ -6,3 +6,4 @@
 #include "kernels/cpu/normalization.hpp"
 #include "kernels/cpu/mat_mul.hpp"
 #include "kernels/cpu/softmax.hpp"
+#include "kernels/cpu/conv_transpose.hpp"

@@ -5,6 +5,7 @@
 #include "onyx/ops/average_pool.hpp"
 #include "onyx/ops/batch_normalization.hpp"
 #include "onyx/ops/conv.hpp"
+#include "onyx/ops/conv_transpose.hpp"
 #include "onyx/ops/gemm.hpp"
 #include "onyx/ops/global_average_pool.hpp"
 #include "onyx/ops/global_lp_pool.hpp"
@@ -28,7 +29,7 @@
 
 namespace onyx {
 
-using nn_ops = op_list<ops::Conv, ops::fused::Conv,  //
+using nn_ops = op_list<ops::Conv, ops::fused::Conv, ops::ConvTranspose,  //
                        ops::MaxPool, ops::AveragePool, ops::LpPool, ops::GlobalMaxPool, ops::GlobalAveragePool,
                        ops::GlobalLpPool,  //
                        ops::BatchNormalization, ops::LRN, ops::InstanceNormalization, ops::LayerNormalization,

@@ -1,0 +1,128 @@
+// kernels/cpu/conv_transpose.hpp: ConvTranspose by GEMM + col2im.
+//
+// Per image and group: col (Mg*taps x P_in) = W_g^T (Mg*taps x Cg) * X_g
+// (Cg x P_in), the f32 product on the packed SGEMM with W_g^T packed at
+// prepare time; then col2im scatters each row (m, k1..kn) into Y[m] at
+// o = i * stride - pad_begin + k * dilation, skipping positions outside Y.
+// Y starts as the bias. The scatter is split over output channels, which
+// write disjoint planes. float64 uses a plain product.
+#pragma once
+
+#include <vector>
+
+#include "kernels/cpu/gemm.hpp"
+#include "kernels/cpu/mat_mul.hpp"
+#include "onyx/ops/conv_transpose.hpp"
+#include "onyx/registry/kernel.hpp"
+#include "onyx/runtime/parallel.hpp"
+
+namespace onyx::kernels::cpu::conv_transpose_detail {
+
+struct state {
+  std::vector<packed_a> packed;  // W_g^T per group (float32, constant W)
+};
+
+template <class T>
+void col2im(const T* col, T* y, const std::vector<ops::ConvTranspose::axis>& axes, std::int64_t taps,
+            std::int64_t p_in, std::int64_t p_out, std::int64_t m0, std::int64_t m1) {
+  const std::size_t n = axes.size();
+  std::int64_t k[8], i[8];
+  for (std::int64_t m = m0; m < m1; ++m) {
+    T* ym = y + m * p_out;
+    for (std::int64_t t = 0; t < taps; ++t) {
+      for (std::int64_t rem = t, d = static_cast<std::int64_t>(n); d-- > 0;) k[d] = rem % axes[d].kernel, rem /= axes[d].kernel;
+      const T* row = col + (m * taps + t) * p_in;
+      std::fill_n(i, n, 0);
+      for (std::int64_t p = 0; p < p_in; ++p) {
+        std::int64_t off = 0;
+        bool inside = true;
+        for (std::size_t d = 0; d < n; ++d) {
+          const std::int64_t o = i[d] * axes[d].stride - axes[d].pad_begin + k[d] * axes[d].dilation;
+          inside = inside && o >= 0 && o < axes[d].out;
+          off = off * axes[d].out + o;
+        }
+        if (inside) ym[off] += row[p];
+        for (std::size_t d = n; d-- > 0;) {
+          if (++i[d] < axes[d].in) break;
+          i[d] = 0;
+        }
+      }
+    }
+  }
+}
+
+template <dtype D> result<state> prepare(const prepare_info<ops::ConvTranspose>& p) {
+  state s;
+  const tensor* w = p.constant(1);
+  const std::int64_t G = p.attrs().group;
+  if constexpr (D == dtype::float32) {
+    if (w && w->rank() >= 3 && G >= 1 && w->dim(0) % G == 0 && w->size() > 0) {
+      const std::int64_t Cg = w->dim(0) / G, rows = w->size() / w->dim(0);  // Mg * taps
+      for (std::int64_t g = 0; g < G; ++g)
+        s.packed.push_back(pack_a(true, rows, Cg, w->data<float>() + g * Cg * rows, rows));
+    }
+  }
+  return s;
+}
+
+template <dtype D> status run(const call<ops::ConvTranspose>& c) {
+  using T = storage_t<D>;
+  const tensor& x = c.input(0);
+  const tensor& w = c.input(1);
+  tensor& y = c.output(0);
+  if (x.rank() > 10) return status(errc::unsupported, "ConvTranspose supports at most 8 spatial axes");
+  const std::int64_t G = c.attrs().group, N = x.dim(0), C = x.dim(1);
+  if (G < 1 || w.dim(0) != C || C % G != 0)
+    return status(errc::invalid_argument, "X " + to_string(x.shape()) + " and W " + to_string(w.shape()) +
+                                              " do not agree with group " + std::to_string(G));
+  ONYX_ASSIGN(auto axes, ops::ConvTranspose::geometry(c.attrs(), std::span(x.shape()).subspan(2),
+                                                      std::span(w.shape()).subspan(2)));
+  const std::int64_t Cg = C / G, Mg = w.dim(1), M = Mg * G, taps = element_count(std::span(w.shape()).subspan(2));
+  std::int64_t p_in = 1, p_out = 1;
+  for (auto& a : axes) p_in *= a.in, p_out *= a.out;
+  if (c.has_input(2) && c.input(2).size() != M)
+    return status(errc::invalid_argument, "B must have " + std::to_string(M) + " values");
+  const T* bias = c.has_input(2) ? c.input(2).data<T>() : nullptr;
+  const T* xp = x.data<T>();
+  const T* wp = w.data<T>();
+  T* yp = y.data<T>();
+  const std::int64_t rows = Mg * taps;
+  std::vector<T> col(static_cast<std::size_t>(rows * p_in));
+  const auto& st = c.state<state>();
+  for (std::int64_t n = 0; n < N; ++n)
+    for (std::int64_t g = 0; g < G; ++g) {
+      const T* xg = xp + (n * C + g * Cg) * p_in;
+      const T* wg = wp + g * Cg * rows;
+      if constexpr (D == dtype::float32) {
+        if (static_cast<std::int64_t>(st.packed.size()) == G && st.packed[g].isa() == isa::active().isa)
+          sgemm_packed(false, rows, p_in, Cg, 1.0f, st.packed[g], xg, p_in, 0.0f, col.data(), p_in, c.pool());
+        else
+          sgemm(true, false, rows, p_in, Cg, 1.0f, wg, rows, xg, p_in, 0.0f, col.data(), p_in, c.pool());
+      } else {
+        matmul_detail::plain_gemm<T>(true, false, rows, p_in, Cg, wg, rows, xg, p_in, col.data(), p_in);
+      }
+      T* yg = yp + (n * M + g * Mg) * p_out;
+      for (std::int64_t m = 0; m < Mg; ++m) std::fill_n(yg + m * p_out, p_out, bias ? bias[g * Mg + m] : T(0));
+      parallel_for(c.pool(), Mg, 1, [&](std::int64_t m0, std::int64_t m1) {
+        col2im(col.data(), yg, axes, taps, p_in, p_out, m0, m1);
+      });
+    }
+  return ok();
+}
+
+}  // namespace onyx::kernels::cpu::conv_transpose_detail
+
+namespace onyx {
+
+template <> struct kernel<ops::ConvTranspose, cpu> {
+  static constexpr std::array types{dtypes::f32 | dtypes::f64};
+  using state = kernels::cpu::conv_transpose_detail::state;
+  template <ops::signature S> static result<state> prepare(const prepare_info<ops::ConvTranspose>& p) {
+    return kernels::cpu::conv_transpose_detail::prepare<S[0]>(p);
+  }
+  template <ops::signature S> static status run(const call<ops::ConvTranspose>& c) {
+    return kernels::cpu::conv_transpose_detail::run<S[0]>(c);
+  }
+};
+
+}  // namespace onyx
