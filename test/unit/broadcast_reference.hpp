@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "onyx/core/shape.hpp"
+#include "onyx/core/tensor.hpp"
 
 namespace onyx::test {
 
@@ -44,6 +44,13 @@ std::vector<R> reference_binary(const std::vector<A>& a, const extents& as, cons
   for (std::size_t i = 0; i < y.size(); ++i)
     y[i] = static_cast<R>(f(a[source_index(as, out, i)], b[source_index(bs, out, i)]));
   return y;
+}
+
+/// A string tensor (tensor::from copies bytes, which strings cannot take).
+inline tensor strings(const std::vector<std::string>& v, extents shape) {
+  tensor t = tensor::zeros(dtype::string, std::move(shape));
+  std::copy(v.begin(), v.end(), t.data<std::string>());
+  return t;
 }
 
 }  // namespace onyx::test

@@ -1,0 +1,22 @@
+// ops::Abs: y = |x|.
+// Opsets 1-latest (6 dropped consumed_inputs, 13 added bfloat16).
+// Kernel (kernels/cpu/abs.hpp): every listed type; half types in float.
+// Tested in test/unit/unary_math_test.cpp.
+#pragma once
+
+#include "onyx/ops/elementwise.hpp"
+
+namespace onyx::ops {
+
+struct Abs {
+  static constexpr std::string_view domain = "", name = "Abs";
+  static constexpr int since = 1, until = latest;
+  static constexpr arity inputs{1, 1}, outputs{1, 1};
+  static constexpr dtype_set T = dtypes::numeric;
+  struct attributes {};
+  static status infer(const attributes&, infer_context& c) {
+    return infer_unary(c, T, "T");
+  }
+};
+
+}  // namespace onyx::ops

@@ -1,0 +1,25 @@
+// ops::LeakyRelu: y = x < 0 ? alpha * x : x (alpha = 0.01).
+// Opsets 1-latest (6 dropped consumed_inputs, 16 added bfloat16).
+// Kernel (kernels/cpu/leaky_relu.hpp): every listed type; half types in float.
+// Tested in test/unit/activation_test.cpp.
+#pragma once
+
+#include "onyx/ops/elementwise.hpp"
+
+namespace onyx::ops {
+
+struct LeakyRelu {
+  static constexpr std::string_view domain = "", name = "LeakyRelu";
+  static constexpr int since = 1, until = latest;
+  static constexpr arity inputs{1, 1}, outputs{1, 1};
+  static constexpr dtype_set T = dtypes::floats;
+  struct attributes {
+    float alpha = 0.01f;
+    static constexpr auto fields = std::tuple{graph::field{"alpha", &attributes::alpha}};
+  };
+  static status infer(const attributes&, infer_context& c) {
+    return infer_unary(c, T, "T");
+  }
+};
+
+}  // namespace onyx::ops

@@ -1,0 +1,22 @@
+// ops::Sign: y = -1, 0 or 1 by the sign of x (NaN gives 0).
+// Opsets 9-latest (13 added bfloat16).
+// Kernel (kernels/cpu/sign.hpp): every listed type; half types in float.
+// Tested in test/unit/unary_math_test.cpp.
+#pragma once
+
+#include "onyx/ops/elementwise.hpp"
+
+namespace onyx::ops {
+
+struct Sign {
+  static constexpr std::string_view domain = "", name = "Sign";
+  static constexpr int since = 9, until = latest;
+  static constexpr arity inputs{1, 1}, outputs{1, 1};
+  static constexpr dtype_set T = dtypes::numeric;
+  struct attributes {};
+  static status infer(const attributes&, infer_context& c) {
+    return infer_unary(c, T, "T");
+  }
+};
+
+}  // namespace onyx::ops
