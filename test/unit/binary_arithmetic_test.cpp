@@ -104,3 +104,49 @@ TEST_CASE("Inference computes small integer results (shape arithmetic)", "[eleme
   auto v = c.out_values[0]->values<std::int64_t>();
   CHECK(std::vector<std::int64_t>(v.begin(), v.end()) == std::vector<std::int64_t>{2, 3, 64});
 }
+
+TEST_CASE("Pow over (T, T1) pairs", "[elementwise]") {
+  auto x = test::random_values<float>(2 * 3 * 7, 0.1, 3, 31);
+  auto y = test::random_values<float>(7, -2, 2, 32);
+  auto r = test::run_op<ops::Pow>({tensor::from(x, {2, 3, 7}), tensor::from(y, {7})});
+  REQUIRE(r.ok());
+  test::require_close((*r)[0], reference_binary<float>(x, {2, 3, 7}, y, {7}, [](float a, float b) { return std::pow(a, b); }),
+                      1e-5, 0);
+  auto d = test::run_op<ops::Pow>({tensor::from(std::vector<double>{2, 3, -2}, {3}),
+                                   tensor::from(std::vector<std::int64_t>{3}, {1})});
+  REQUIRE(d.ok());
+  test::require_close((*d)[0], std::vector<double>{8, 27, -8}, 0, 0);
+  // Integer powers are exact beyond double's 53 bits; negative exponents give 0 unless |x| = 1.
+  auto i = test::run_op<ops::Pow>({tensor::from(std::vector<std::int64_t>{3, -1, -1, 2, 1}, {5}),
+                                   tensor::from(std::vector<std::int32_t>{39, 3, -4, -1, -7}, {5})});
+  REQUIRE(i.ok());
+  auto v = (*i)[0].values<std::int64_t>();
+  CHECK(std::vector<std::int64_t>(v.begin(), v.end()) == std::vector<std::int64_t>{4052555153018976267, -1, 1, 0, 1});
+  auto f = test::run_op<ops::Pow>({tensor::from(std::vector<std::int32_t>{4, 9}, {2}),
+                                   tensor::from(std::vector<float>{0.5f}, {1})});
+  REQUIRE(f.ok());
+  test::require_close((*f)[0], std::vector<std::int32_t>{2, 3}, 0, 0);
+  auto bad = test::run_op<ops::Pow>({tensor::from(std::vector<std::uint8_t>{2}, {1}), tensor::from(std::vector<float>{1}, {1})});
+  REQUIRE(!bad.ok());
+  CHECK(bad.error().message().find("type constraint T") != std::string::npos);
+}
+
+TEST_CASE("Mod: floor (fmod = 0) and truncating (fmod = 1) semantics", "[elementwise]") {
+  auto a = tensor::from(std::vector<std::int32_t>{7, -7, 7, -7, 5, 6}, {6});
+  auto b = tensor::from(std::vector<std::int32_t>{3, 3, -3, -3, 0, -1}, {6});
+  auto r = test::run_op<ops::Mod>({a, b});
+  REQUIRE(r.ok());
+  test::require_close((*r)[0], std::vector<std::int32_t>{1, 2, -2, -1, 0, 0}, 0, 0);
+  auto t = test::run_op<ops::Mod>({a, b}, {test::attr("fmod", 1)});
+  REQUIRE(t.ok());
+  test::require_close((*t)[0], std::vector<std::int32_t>{1, -1, 1, -1, 0, 0}, 0, 0);
+  auto x = test::random_values<double>(3 * 11, -20, 20, 41);
+  auto y = test::random_values<double>(11, 0.5, 4, 42);
+  auto f = test::run_op<ops::Mod>({tensor::from(x, {3, 11}), tensor::from(y, {11})}, {test::attr("fmod", 1)});
+  REQUIRE(f.ok());
+  test::require_close((*f)[0], reference_binary<double>(x, {3, 11}, y, {11}, [](double p, double q) { return std::fmod(p, q); }),
+                      0, 0);
+  auto bad = test::run_op<ops::Mod>({a, b}, {test::attr("fmod", 2)});
+  REQUIRE(!bad.ok());
+  CHECK(bad.error().message().find("fmod") != std::string::npos);
+}
