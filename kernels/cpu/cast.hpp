@@ -64,7 +64,7 @@ template <> struct kernel<ops::Cast, cpu> {
   static constexpr std::array types{ops::Cast::T1, ops::Cast::T2};
   template <ops::signature S> static status run(const call<ops::Cast>& c) {
     using namespace kernels::cpu;
-    cast_elements<element_t<S[1]>, element_t<S[0]>>(c.input(0), c.output(0), c.pool());
+    cast_elements<stored_t<S[1]>, stored_t<S[0]>>(c.input(0), c.output(0), c.pool());
     return ok();
   }
 };

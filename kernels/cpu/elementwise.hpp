@@ -15,14 +15,14 @@
 
 namespace onyx::kernels::cpu {
 
-/// The C++ type of one element of T: storage_t, and std::string for strings.
-template <dtype T> struct element_of {
+/// The C++ type an element of T is stored as: storage_t, and std::string for strings.
+template <dtype T> struct stored_as {
   using type = storage_t<T>;
 };
-template <> struct element_of<dtype::string> {
+template <> struct stored_as<dtype::string> {
   using type = std::string;
 };
-template <dtype T> using element_t = typename element_of<T>::type;
+template <dtype T> using stored_t = typename stored_as<T>::type;
 
 /// A functor for one node: built from the op's attributes when it takes them.
 template <class F, class Attrs> F make_fn(const Attrs& a) {
@@ -53,7 +53,7 @@ template <class Op, class F, dtype_set Types> struct binary_kernel {
 template <class Op, class F, dtype_set Types> struct predicate_kernel {
   static constexpr std::array types{Types};
   template <ops::signature S> static status run(const call<Op>& c) {
-    using T = element_t<S[0]>;
+    using T = stored_t<S[0]>;
     return broadcast_binary<bool, T, T>(c.input(0), c.input(1), c.output(0), F{}, c.pool());
   }
 };
