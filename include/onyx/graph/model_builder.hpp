@@ -37,6 +37,14 @@ struct builder_names {
   std::unordered_set<std::string> used;
   int nodes = 0;
 
+  /// "n<k>", the k-th node's name and its outputs' prefix. (Appended, not
+  /// `"n" + std::to_string(k)`, which trips GCC 12's -Wrestrict at -O3.)
+  static std::string node_name(int k) {
+    std::string s = "n";
+    s += std::to_string(k);
+    return s;
+  }
+
   /// `base` if free, else `base_1`, `base_2`, ...; marks the result used.
   std::string fresh(const std::string& base) {
     std::string name = base;
@@ -180,14 +188,14 @@ class graph_builder {
     int k = names_->nodes;  // the node's number, as node() below takes it
     std::vector<std::string> names;
     for (int i = 0; i < outputs; ++i)
-      names.push_back(names_->fresh("n" + std::to_string(k) + "_out" + std::to_string(i)));
+      names.push_back(names_->fresh(detail::builder_names::node_name(k).append("_out").append(std::to_string(i))));
     return node(std::move(o), std::move(inputs), attrs, std::move(names));
   }
   /// Adds a node whose outputs are named `outputs` ("" for an omitted one).
   std::vector<std::string> node(op o, std::vector<std::string> inputs, const attributes& attrs,
                                 std::vector<std::string> outputs) {
     auto* n = graph_->add_node();
-    n->set_name(names_->fresh("n" + std::to_string(names_->nodes++)));
+    n->set_name(names_->fresh(detail::builder_names::node_name(names_->nodes++)));
     n->set_op_type(std::move(o.type));
     if (!o.domain.empty()) n->set_domain(std::move(o.domain));
     for (auto& in : inputs) n->add_input(std::move(in));
