@@ -7,3 +7,4 @@
 #include "kernels/cpu/mat_mul.hpp"
 #include "kernels/cpu/softmax.hpp"
 #include "kernels/cpu/conv_transpose.hpp"
+#include "kernels/cpu/resize.hpp"

@@ -22,6 +22,7 @@
 #include "onyx/ops/lrn.hpp"
 #include "onyx/ops/mat_mul.hpp"
 #include "onyx/ops/max_pool.hpp"
+#include "onyx/ops/resize.hpp"
 #include "onyx/ops/softmax.hpp"
 #include "onyx/ops/softmax_v1.hpp"
 #include "onyx/ops/fused/conv.hpp"
@@ -36,6 +37,7 @@ using nn_ops = op_list<ops::Conv, ops::fused::Conv, ops::ConvTranspose,  //
                        ops::GroupNormalization, ops::LpNormalization,  //
                        ops::Gemm, ops::MatMul,  //
                        ops::Softmax, ops::Softmax_v1, ops::LogSoftmax, ops::LogSoftmax_v1, ops::Hardmax,
-                       ops::Hardmax_v1>;
+                       ops::Hardmax_v1,  //
+                       ops::Resize, ops::Resize_v10, ops::Upsample>;
 
 }  // namespace onyx
