@@ -38,7 +38,7 @@ template <class E> status concat(const call<ops::Concat>& c) {
 template <> struct kernel<ops::Concat, cpu> {
   static constexpr std::array types{kernels::cpu::movable};
   template <ops::signature S> static status run(const call<ops::Concat>& c) {
-    return kernels::cpu::concat<kernels::cpu::element_t<S[0]>>(c);
+    return kernels::cpu::concat<kernels::cpu::moved_t<S[0]>>(c);
   }
 };
 

@@ -1,7 +1,7 @@
 // kernels/cpu/data_movement.hpp: what the data-movement kernels share.
 //
 // Data movement (Transpose, Slice, Expand, Gather, ...) never looks at values,
-// so it is instantiated per element width, not per dtype: `element_t<T>` maps
+// so it is instantiated per element width, not per dtype: `moved_t<T>` maps
 // every dtype of one width to one unsigned word (strings stay std::string), and
 // a kernel's `run<S>` just forwards to its width-templated body.
 //
@@ -39,14 +39,14 @@ template <> struct word_of<4> { using type = std::uint32_t; };
 template <> struct word_of<8> { using type = std::uint64_t; };
 template <> struct word_of<16> { using type = word128; };
 
-template <dtype T> struct element_of {
+template <dtype T> struct moved_as {
   using type = typename word_of<bit_width(T) / 8>::type;
 };
-template <> struct element_of<dtype::string> {
+template <> struct moved_as<dtype::string> {
   using type = std::string;
 };
 /// The type data movement copies one element of `T` as.
-template <dtype T> using element_t = typename element_of<T>::type;
+template <dtype T> using moved_t = typename moved_as<T>::type;
 
 /// Calls `f.template operator()<E>()` with the element type of runtime dtype `t`.
 template <class F> decltype(auto) with_element(dtype t, F&& f) {

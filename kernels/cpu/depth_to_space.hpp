@@ -25,7 +25,7 @@ template <class E> status depth_to_space(const call<ops::DepthToSpace>& c) {
 template <> struct kernel<ops::DepthToSpace, cpu> {
   static constexpr std::array types{kernels::cpu::movable};
   template <ops::signature S> static status run(const call<ops::DepthToSpace>& c) {
-    return kernels::cpu::depth_to_space<kernels::cpu::element_t<S[0]>>(c);
+    return kernels::cpu::depth_to_space<kernels::cpu::moved_t<S[0]>>(c);
   }
 };
 

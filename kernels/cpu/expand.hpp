@@ -30,7 +30,7 @@ template <class E> status expand(const call<ops::Expand>& c) {
 template <> struct kernel<ops::Expand, cpu> {
   static constexpr std::array types{kernels::cpu::movable};
   template <ops::signature S> static status run(const call<ops::Expand>& c) {
-    return kernels::cpu::expand<kernels::cpu::element_t<S[0]>>(c);
+    return kernels::cpu::expand<kernels::cpu::moved_t<S[0]>>(c);
   }
 };
 

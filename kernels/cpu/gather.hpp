@@ -38,7 +38,7 @@ template <class E, class I> status gather(const call<ops::Gather>& c) {
 template <> struct kernel<ops::Gather, cpu> {
   static constexpr std::array types{kernels::cpu::movable, dtypes::indices};
   template <ops::signature S> static status run(const call<ops::Gather>& c) {
-    return kernels::cpu::gather<kernels::cpu::element_t<S[0]>, storage_t<S[1]>>(c);
+    return kernels::cpu::gather<kernels::cpu::moved_t<S[0]>, storage_t<S[1]>>(c);
   }
 };
 

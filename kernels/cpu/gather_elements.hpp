@@ -59,7 +59,7 @@ template <class E, class I> status gather_elements(const call<ops::GatherElement
 template <> struct kernel<ops::GatherElements, cpu> {
   static constexpr std::array types{kernels::cpu::movable, dtypes::indices};
   template <ops::signature S> static status run(const call<ops::GatherElements>& c) {
-    return kernels::cpu::gather_elements<kernels::cpu::element_t<S[0]>, storage_t<S[1]>>(c);
+    return kernels::cpu::gather_elements<kernels::cpu::moved_t<S[0]>, storage_t<S[1]>>(c);
   }
 };
 

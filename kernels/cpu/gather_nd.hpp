@@ -54,7 +54,7 @@ template <class E> status gather_nd(const call<ops::GatherND>& c) {
 template <> struct kernel<ops::GatherND, cpu> {
   static constexpr std::array types{kernels::cpu::movable};
   template <ops::signature S> static status run(const call<ops::GatherND>& c) {
-    return kernels::cpu::gather_nd<kernels::cpu::element_t<S[0]>>(c);
+    return kernels::cpu::gather_nd<kernels::cpu::moved_t<S[0]>>(c);
   }
 };
 

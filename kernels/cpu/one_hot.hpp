@@ -35,7 +35,7 @@ template <class E> status one_hot(const call<ops::OneHot>& c) {
 template <> struct kernel<ops::OneHot, cpu> {
   static constexpr std::array types{kernels::cpu::movable};
   template <ops::signature S> static status run(const call<ops::OneHot>& c) {
-    return kernels::cpu::one_hot<kernels::cpu::element_t<S[0]>>(c);
+    return kernels::cpu::one_hot<kernels::cpu::moved_t<S[0]>>(c);
   }
 };
 

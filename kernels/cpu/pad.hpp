@@ -84,7 +84,7 @@ template <class E> status pad(const call<ops::Pad>& c) {
 template <> struct kernel<ops::Pad, cpu> {
   static constexpr std::array types{kernels::cpu::movable};
   template <ops::signature S> static status run(const call<ops::Pad>& c) {
-    return kernels::cpu::pad<kernels::cpu::element_t<S[0]>>(c);
+    return kernels::cpu::pad<kernels::cpu::moved_t<S[0]>>(c);
   }
 };
 

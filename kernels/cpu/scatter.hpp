@@ -42,7 +42,7 @@ struct scatter_assign {
 /// element type for arithmetic reductions (unsupported for other types).
 template <dtype T, class Body> status dispatch_scatter(std::string_view reduction, Body&& body) {
   auto r = parse_reduction(reduction);
-  if (r == scatter_reduction::none) return body.template operator()<element_t<T>>(scatter_assign{});
+  if (r == scatter_reduction::none) return body.template operator()<moved_t<T>>(scatter_assign{});
   if constexpr ((dtypes::numeric).contains(T)) {
     return body.template operator()<storage_t<T>>(scatter_combine<storage_t<T>>{r});
   } else {

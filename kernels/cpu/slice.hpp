@@ -36,7 +36,7 @@ template <class E> status slice(const call<ops::Slice>& c) {
 template <> struct kernel<ops::Slice, cpu> {
   static constexpr std::array types{kernels::cpu::movable};
   template <ops::signature S> static status run(const call<ops::Slice>& c) {
-    return kernels::cpu::slice<kernels::cpu::element_t<S[0]>>(c);
+    return kernels::cpu::slice<kernels::cpu::moved_t<S[0]>>(c);
   }
 };
 

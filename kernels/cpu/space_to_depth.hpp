@@ -20,7 +20,7 @@ template <class E> status space_to_depth(const call<ops::SpaceToDepth>& c) {
 template <> struct kernel<ops::SpaceToDepth, cpu> {
   static constexpr std::array types{kernels::cpu::movable};
   template <ops::signature S> static status run(const call<ops::SpaceToDepth>& c) {
-    return kernels::cpu::space_to_depth<kernels::cpu::element_t<S[0]>>(c);
+    return kernels::cpu::space_to_depth<kernels::cpu::moved_t<S[0]>>(c);
   }
 };
 

@@ -37,7 +37,7 @@ template <class E> status split(const call<ops::Split>& c) {
 template <> struct kernel<ops::Split, cpu> {
   static constexpr std::array types{kernels::cpu::movable};
   template <ops::signature S> static status run(const call<ops::Split>& c) {
-    return kernels::cpu::split<kernels::cpu::element_t<S[0]>>(c);
+    return kernels::cpu::split<kernels::cpu::moved_t<S[0]>>(c);
   }
 };
 

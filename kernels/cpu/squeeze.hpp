@@ -10,7 +10,7 @@ namespace onyx {
 template <> struct kernel<ops::Squeeze, cpu> {
   static constexpr std::array types{kernels::cpu::movable};
   template <ops::signature S> static status run(const call<ops::Squeeze>& c) {
-    return kernels::cpu::copy_input<kernels::cpu::element_t<S[0]>>(c);
+    return kernels::cpu::copy_input<kernels::cpu::moved_t<S[0]>>(c);
   }
 };
 

@@ -28,7 +28,7 @@ template <class E> status tile(const call<ops::Tile>& c) {
 template <> struct kernel<ops::Tile, cpu> {
   static constexpr std::array types{kernels::cpu::movable};
   template <ops::signature S> static status run(const call<ops::Tile>& c) {
-    return kernels::cpu::tile<kernels::cpu::element_t<S[0]>>(c);
+    return kernels::cpu::tile<kernels::cpu::moved_t<S[0]>>(c);
   }
 };
 

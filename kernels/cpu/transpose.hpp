@@ -26,7 +26,7 @@ template <class E> status transpose(const call<ops::Transpose>& c) {
 template <> struct kernel<ops::Transpose, cpu> {
   static constexpr std::array types{kernels::cpu::movable};
   template <ops::signature S> static status run(const call<ops::Transpose>& c) {
-    return kernels::cpu::transpose<kernels::cpu::element_t<S[0]>>(c);
+    return kernels::cpu::transpose<kernels::cpu::moved_t<S[0]>>(c);
   }
 };
 

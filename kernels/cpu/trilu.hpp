@@ -38,7 +38,7 @@ template <class E> status trilu(const call<ops::Trilu>& c) {
 template <> struct kernel<ops::Trilu, cpu> {
   static constexpr std::array types{kernels::cpu::movable};
   template <ops::signature S> static status run(const call<ops::Trilu>& c) {
-    return kernels::cpu::trilu<kernels::cpu::element_t<S[0]>>(c);
+    return kernels::cpu::trilu<kernels::cpu::moved_t<S[0]>>(c);
   }
 };
 
