@@ -8,6 +8,7 @@ function(onyx_require found package what)
 endfunction()
 
 find_package(Threads REQUIRED)
+find_package(xtl QUIET)
 find_package(xsimd QUIET)
 onyx_require(xsimd_FOUND libxsimd-dev "xsimd (SIMD batches)")
 find_package(Boost 1.74 QUIET)

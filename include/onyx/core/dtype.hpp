@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -214,6 +215,7 @@ template <> struct storage_of<dtype::uint16> { using type = std::uint16_t; };
 template <> struct storage_of<dtype::uint32> { using type = std::uint32_t; };
 template <> struct storage_of<dtype::uint64> { using type = std::uint64_t; };
 template <> struct storage_of<dtype::boolean> { using type = bool; };
+template <> struct storage_of<dtype::string> { using type = std::string; };
 
 /// The C++ type that stores one element of `T`.
 template <dtype T> using storage_t = typename storage_of<T>::type;

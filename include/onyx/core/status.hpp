@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 #include <utility>
-#include <variant>
+#include <optional>
 
 namespace onyx {
 
@@ -60,23 +60,26 @@ inline status ok() { return {}; }
 /// A value or the status that explains why there is none.
 template <class T> class [[nodiscard]] result {
  public:
-  result(T value) : v_(std::move(value)) {}
-  result(status s) : v_(std::move(s)) {}
+  result(T value) : value_(std::move(value)) {}
+  result(status s) : status_(std::move(s)) {
+    if (status_.ok()) status_ = status(errc::internal, "a result was made from an ok status");
+  }
 
-  bool ok() const { return v_.index() == 0; }
+  bool ok() const { return value_.has_value(); }
   explicit operator bool() const { return ok(); }
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& value() & { return *value_; }
+  const T& value() const& { return *value_; }
+  T&& value() && { return std::move(*value_); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
-  status error() const& { return ok() ? status{} : std::get<1>(v_); }
-  status error() && { return ok() ? status{} : std::get<1>(std::move(v_)); }
+  status error() const& { return status_; }
+  status error() && { return std::move(status_); }
 
  private:
-  std::variant<T, status> v_;
+  status status_;
+  std::optional<T> value_;
 };
 
 }  // namespace onyx

@@ -25,6 +25,8 @@ namespace onyx {
 
 inline constexpr std::size_t tensor_alignment = 64;
 
+template <> inline constexpr dtype dtype_of<std::string> = dtype::string;
+
 /// Where a value's memory lives. `cpu_test` is a CPU device with memory of its
 /// own, used by tests to exercise copy insertion before a GPU backend exists.
 enum class device_kind : std::uint8_t { cpu = 0, cpu_test = 1, cuda = 2 };
@@ -105,8 +107,8 @@ class tensor {
     static_assert(dtype_of<T> != dtype::undefined, "no ONNX element type for this C++ type");
     assert(static_cast<std::int64_t>(values.size()) == element_count(shape));
     tensor r = zeros(dtype_of<T>, std::move(shape));
-    if constexpr (std::is_same_v<T, bool>)
-      for (std::size_t i = 0; i < values.size(); ++i) r.data<bool>()[i] = values[i];
+    if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>)
+      std::copy(values.begin(), values.end(), r.data<T>());
     else
       std::memcpy(r.data_, values.data(), values.size() * sizeof(T));
     return r;
@@ -169,7 +171,5 @@ class tensor {
   extents shape_;
   device device_;
 };
-
-template <> inline constexpr dtype dtype_of<std::string> = dtype::string;
 
 }  // namespace onyx

@@ -22,6 +22,10 @@
 #include "onyx/core/value.hpp"
 #include "onyx/ops/op.hpp"
 
+namespace onyx::graph {
+struct graph;
+}
+
 namespace onyx {
 
 class thread_pool;
@@ -47,6 +51,13 @@ class kernel_context {
   virtual tensor allocate(dtype t, const extents& shape) = 0;
   /// Runs subgraph `index` of the current node (If/Loop/Scan bodies).
   virtual status run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) = 0;
+  /// The run_subgraph index of graph attribute `g` of the current node, or
+  /// -1 (a node's graphs are numbered in the model's attribute order, which
+  /// need not be the op's: If may list else_branch first).
+  virtual int subgraph_index(const graph::graph* g) const {
+    (void)g;
+    return -1;
+  }
 };
 
 /// One kernel invocation: attributes, prepared state, inputs and outputs.

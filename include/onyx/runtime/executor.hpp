@@ -139,6 +139,12 @@ class node_context final : public kernel_context {
   const thread_pool* pool() const override { return pool_; }
   tensor allocate(dtype t, const extents& shape) override { return tensor::uninitialized(t, shape); }
   status run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) override;
+  int subgraph_index(const graph::graph* g) const override {
+    const auto& sg = node_->node->subgraphs;
+    for (std::size_t i = 0; i < sg.size(); ++i)
+      if (sg[i].get() == g) return static_cast<int>(i);
+    return -1;
+  }
 
  private:
   const thread_pool* pool_;

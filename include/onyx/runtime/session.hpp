@@ -172,7 +172,7 @@ class session_core {
     for (std::size_t d = 0; match && d < s.rank(); ++d)
       if (s[d].known() && s[d].value() != t.dim(d)) match = false;
     if (!match)
-      return status(errc::invalid_argument, "input '" + want.name + "' has shape " + to_string(t.shape()) +
+      return status(errc::invalid_argument, "input '" + want.name + "' has shape " + sym_shape(t.shape()).str() +
                                                 ", expected " + s.str());
     return ok();
   }

@@ -123,7 +123,8 @@ template <class Op> status expand(const void* attrs, ops::expand_context& c) {
   return Op::expand(*static_cast<const typename Op::attributes*>(attrs), c);
 }
 
-template <class Op, class... Bs> constexpr op_info make_op_info() {
+template <class Op, class... Bs>
+constexpr op_info make_op_info(std::span<const backend_kernels> kernels = std::span<const backend_kernels>(kernels_v<Op, Bs...>)) {
   return op_info{Op::domain,
                  Op::name,
                  Op::since,
@@ -137,7 +138,7 @@ template <class Op, class... Bs> constexpr op_info make_op_info() {
                    if constexpr (requires { &Op::expand; }) return &expand<Op>;
                    else return static_cast<status (*)(const void*, ops::expand_context&)>(nullptr);
                  }(),
-                 std::span<const backend_kernels>(kernels_v<Op, Bs...>)};
+                 kernels};
 }
 
 /// True when no two ops share a name and domain with overlapping opset ranges.

@@ -1,0 +1,30 @@
+// onyx/session.hpp: the default session, over every op onyx has, on the CPU.
+//
+//   #include <onyx/session.hpp>
+//   onyx::session s{"model.onnx"};
+//   auto outs = s.run({{"input", onyx::tensor::from(data, {1, 3, 224, 224})}});
+//   s.inputs(); s.outputs();      // names, dtypes, symbolic shapes
+//
+// Compiled once into the onyx_runtime library (kernels/all_ops.cpp), so
+// including this header costs no kernel instantiation. For a trimmed build,
+// use `basic_session<registry<...>>` from onyx/runtime/session.hpp.
+#pragma once
+
+#include "onyx/runtime/session.hpp"
+
+namespace onyx {
+
+class session : public session_core {
+ public:
+#if defined(__cpp_exceptions)
+  /// Loads and prepares `path` with every registered op; throws onyx::error.
+  explicit session(const std::filesystem::path& path, const session_options& opt = {});
+#endif
+  /// Status-returning form, for -fno-exceptions builds.
+  static result<std::unique_ptr<session_core>> open(const std::filesystem::path& path,
+                                                    const session_options& opt = {});
+  /// The table of every op and backend the library holds.
+  static op_table all_ops();
+};
+
+}  // namespace onyx

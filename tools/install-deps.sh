@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what building and testing onyx needs, from Debian bookworm packages.
+# Safe to run again: apt-get skips what is already there.
+set -euo pipefail
+packages=(
+  g++ cmake ninja-build ccache time
+  libxsimd-dev libxtensor-dev libboost-dev
+  libprotobuf-dev protobuf-compiler libonnx-dev
+  catch2 libbenchmark-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
