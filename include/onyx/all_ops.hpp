@@ -4,18 +4,13 @@
 // their CPU kernels are gathered in kernels/cpu/all_kernels.hpp.
 #pragma once
 
-#include "onyx/ops/control_ops.hpp"
 #include "onyx/ops/elementwise_ops.hpp"
 #include "onyx/ops/nn_ops.hpp"
-#if __has_include("onyx/ops/tensor_ops.hpp")
 #include "onyx/ops/tensor_ops.hpp"
-#else
-namespace onyx { using tensor_ops = op_list<>; }
-#endif
 #include "onyx/registry/registry.hpp"
 
 namespace onyx {
 
-using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops, control_ops>;
+using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops>;
 
 }  // namespace onyx
