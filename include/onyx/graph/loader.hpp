@@ -186,6 +186,8 @@ class converter {
     nd.op_type = np.op_type();
     nd.domain = domain_of(np.domain());
     auto where = [&] { return nd.label(); };
+    // Before the attributes are converted: that moves their tensors' data.
+    if (nd.op_type == "Constant" && nd.domain.empty()) return convert_constant(nd, np, g, sc);
 
     for (auto& a : *np.mutable_attribute()) {
       auto attr = convert_attribute(a, sc);
@@ -207,8 +209,6 @@ class converter {
                                                "' is not produced by any node, initializer or graph input");
       nd.inputs.push_back(id);
     }
-
-    if (nd.op_type == "Constant" && nd.domain.empty()) return convert_constant(nd, np, g, sc);
 
     for (const auto& o : np.output()) {
       if (o.empty()) {

@@ -1,0 +1,50 @@
+// ops::If: runs then_branch or else_branch by the boolean scalar `cond` and
+// returns that branch's outputs. Output types come from the branches'
+// declared outputs; dims the two branches disagree on are unknown (the kernel
+// allocates those outputs). Opsets 1-latest (11 allowed differing shapes,
+// 13/16 added sequence and optional types). Any value kind.
+// Tested by the conformance node tests test_if*.
+#pragma once
+
+#include "onyx/ops/control.hpp"
+
+namespace onyx::ops {
+
+struct If {
+  static constexpr std::string_view domain = "", name = "If";
+  static constexpr int since = 1, until = latest;
+  static constexpr arity inputs{1, 1}, outputs{1, variadic};
+  static constexpr dtype_set B = dtypes::boolean;
+  static constexpr std::array<slot, 0> signature{};
+  struct attributes {
+    std::shared_ptr<const graph::graph> then_branch, else_branch;
+    static constexpr auto fields = std::tuple{graph::field{"then_branch", &attributes::then_branch, true},
+                                              graph::field{"else_branch", &attributes::else_branch, true}};
+  };
+  static status infer(const attributes& a, infer_context& c) {
+    ONYX_TRY(require_type(c, 0, B, "B"));
+    const auto n = static_cast<std::size_t>(c.output_count());
+    ONYX_TRY(detail::check_body(c, a.then_branch, "then_branch", 0, n, true));
+    ONYX_TRY(detail::check_body(c, a.else_branch, "else_branch", 0, n, true));
+    const tensor* cond = c.input_value(0);
+    for (std::size_t i = 0; i < n; ++i) {
+      value_type t = detail::subgraph_output_type(*a.then_branch, i);
+      value_type e = detail::subgraph_output_type(*a.else_branch, i);
+      if (cond && cond->size() == 1) {
+        c.set_output(static_cast<int>(i), cond->data<bool>()[0] ? t : e);
+        continue;
+      }
+      if (t.type == dtype::undefined) t.type = e.type;
+      if (e.type != dtype::undefined && e.type != t.type)
+        return c.fail("output " + std::to_string(i) + " is " + std::string(onyx::name(t.type)) +
+                      " in then_branch but " + std::string(onyx::name(e.type)) + " in else_branch");
+      if (t.kind != e.kind) return c.fail("output " + std::to_string(i) + " has different kinds in the two branches");
+      t.shape = detail::merge_shapes(t.shape, e.shape);
+      t.optional = t.optional || e.optional;
+      c.set_output(static_cast<int>(i), std::move(t));
+    }
+    return ok();
+  }
+};
+
+}  // namespace onyx::ops

@@ -1,0 +1,82 @@
+// ops::Scan: runs `body` once per slice of the M scan inputs along their
+// scan axes, threading N state values through. Body inputs: N states, M
+// slices (the scan axis removed); outputs: N states, K per-iteration values.
+// Scan's outputs are the final states and the K scan outputs, the
+// per-iteration values stacked along scan_output_axes (reversed where
+// scan_output_directions says 1). Inputs are read backwards where
+// scan_input_directions says 1.
+// Opsets 9-latest (11 allowed negative axes; later versions only added
+// types). Opset 8's batched form is not supported. Tensors of any fixed-width
+// type or string. Tested by the conformance node tests test_scan9_*.
+#pragma once
+
+#include "onyx/ops/control.hpp"
+
+namespace onyx::ops {
+
+struct Scan {
+  static constexpr std::string_view domain = "", name = "Scan";
+  static constexpr int since = 9, until = latest;
+  static constexpr arity inputs{1, variadic}, outputs{1, variadic};
+  static constexpr std::array<slot, 0> signature{};
+  struct attributes {
+    std::shared_ptr<const graph::graph> body;
+    std::int64_t num_scan_inputs = 0;
+    std::vector<std::int64_t> scan_input_axes, scan_input_directions, scan_output_axes, scan_output_directions;
+    static constexpr auto fields = std::tuple{
+        graph::field{"body", &attributes::body, true},
+        graph::field{"num_scan_inputs", &attributes::num_scan_inputs, true},
+        graph::field{"scan_input_axes", &attributes::scan_input_axes},
+        graph::field{"scan_input_directions", &attributes::scan_input_directions},
+        graph::field{"scan_output_axes", &attributes::scan_output_axes},
+        graph::field{"scan_output_directions", &attributes::scan_output_directions}};
+  };
+
+  static status infer(const attributes& a, infer_context& c) {
+    const int m = static_cast<int>(a.num_scan_inputs), n = c.input_count() - m, k = c.output_count() - n;
+    if (m < 1 || n < 0) return c.fail("num_scan_inputs must be in [1, " + std::to_string(c.input_count()) + "]");
+    if (k < 0) return c.fail("Scan has " + std::to_string(n) + " states but only " + std::to_string(c.output_count()) +
+                             " outputs");
+    ONYX_TRY(detail::check_body(c, a.body, "body", n + m, n + k, true));
+    auto check_len = [&](const std::vector<std::int64_t>& v, int want, std::string_view what) -> status {
+      if (!v.empty() && static_cast<int>(v.size()) != want)
+        return c.fail(std::string(what) + " has " + std::to_string(v.size()) + " entries, expected " +
+                      std::to_string(want));
+      return ok();
+    };
+    ONYX_TRY(check_len(a.scan_input_axes, m, "scan_input_axes"));
+    ONYX_TRY(check_len(a.scan_input_directions, m, "scan_input_directions"));
+    ONYX_TRY(check_len(a.scan_output_axes, k, "scan_output_axes"));
+    ONYX_TRY(check_len(a.scan_output_directions, k, "scan_output_directions"));
+    // The iteration count: the scan axis length of the scan inputs.
+    dim steps = dim::unknown();
+    for (int j = 0; j < m; ++j) {
+      const sym_shape& s = c.input_shape(n + j);
+      if (!s.rank_known) continue;
+      ONYX_ASSIGN(int ax, normalize_axis(a.scan_input_axes.empty() ? 0 : a.scan_input_axes[j], s.rank(),
+                                         "scan_input_axes entry"));
+      if (s[ax].known() && steps.known() && s[ax].value() != steps.value())
+        return c.fail("scan inputs have different lengths along their scan axes: " + steps.str() + " and " +
+                      s[ax].str());
+      if (!steps.known()) steps = s[ax];
+    }
+    for (int j = 0; j < n; ++j) {
+      value_type t = c.input(j);
+      t.shape = detail::merge_shapes(t.shape, detail::subgraph_output_type(*a.body, j).shape);
+      c.set_output(j, std::move(t));
+    }
+    for (int s = 0; s < k; ++s) {
+      value_type t = detail::subgraph_output_type(*a.body, n + s);
+      if (t.kind != value_kind::tensor) return c.fail("scan output " + std::to_string(s) + " must be a tensor");
+      if (t.shape.rank_known) {
+        ONYX_ASSIGN(int ax, normalize_axis(a.scan_output_axes.empty() ? 0 : a.scan_output_axes[s],
+                                           t.shape.rank() + 1, "scan_output_axes entry"));
+        t.shape.dims.insert(t.shape.dims.begin() + ax, steps);
+      }
+      c.set_output(n + s, std::move(t));
+    }
+    return ok();
+  }
+};
+
+}  // namespace onyx::ops
