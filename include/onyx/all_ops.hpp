@@ -4,6 +4,7 @@
 // their CPU kernels are gathered in kernels/cpu/all_kernels.hpp.
 #pragma once
 
+#include "onyx/ops/control_ops.hpp"
 #include "onyx/ops/elementwise_ops.hpp"
 #include "onyx/ops/nn_ops.hpp"
 #include "onyx/ops/tensor_ops.hpp"
@@ -11,6 +12,6 @@
 
 namespace onyx {
 
-using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops>;
+using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops, control_ops>;
 
 }  // namespace onyx

@@ -1,6 +1,7 @@
 // kernels/cpu/all_kernels.hpp: every CPU kernel, for the full preset.
 #pragma once
 
+#include "kernels/cpu/control_kernels.hpp"
 #include "kernels/cpu/elementwise_kernels.hpp"
 #include "kernels/cpu/nn_kernels.hpp"
 #include "kernels/cpu/tensor_kernels.hpp"
