@@ -7,11 +7,12 @@
 #include "onyx/ops/control_ops.hpp"
 #include "onyx/ops/elementwise_ops.hpp"
 #include "onyx/ops/nn_ops.hpp"
+#include "onyx/ops/sequence_ops.hpp"
 #include "onyx/ops/tensor_ops.hpp"
 #include "onyx/registry/registry.hpp"
 
 namespace onyx {
 
-using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops, control_ops>;
+using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops, control_ops, sequence_ops>;
 
 }  // namespace onyx

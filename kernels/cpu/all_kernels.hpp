@@ -4,4 +4,5 @@
 #include "kernels/cpu/control_kernels.hpp"
 #include "kernels/cpu/elementwise_kernels.hpp"
 #include "kernels/cpu/nn_kernels.hpp"
+#include "kernels/cpu/sequence_kernels.hpp"
 #include "kernels/cpu/tensor_kernels.hpp"
