@@ -22,3 +22,11 @@ TEST_CASE("Range: zero delta and mixed types fail") {
   CHECK_FALSE(run_op<ops::Range>({tensor::scalar<float>(0.f), tensor::scalar<float>(1.f), tensor::scalar<float>(0.f)}).ok());
   CHECK_FALSE(run_op<ops::Range>({tensor::scalar<float>(0.f), tensor::scalar<double>(1.), tensor::scalar<float>(1.f)}).ok());
 }
+
+TEST_CASE("Range: float16 computes in float") {
+  auto r = run_op<ops::Range>({tensor::scalar(to_float16(1.f)), tensor::scalar(to_float16(2.f)),
+                               tensor::scalar(to_float16(0.25f))});
+  REQUIRE(r.ok());
+  REQUIRE((*r)[0].size() == 4);
+  CHECK(to_float((*r)[0].data<float16_t>()[3]) == 1.75f);
+}

@@ -138,3 +138,38 @@ TEST_CASE("Reduce: bad axes and types fail") {
   CHECK_FALSE(run_op<ops::ReduceSum>({x, tensor::from<std::int64_t>({1, -1}, {2})}).ok());
   CHECK_FALSE(run_op<ops::ReduceMean>({tensor::zeros(dtype::boolean, {2})}).ok());
 }
+
+TEST_CASE("ReduceMax/ReduceMin: bool is any/all") {
+  auto x = tensor::from<bool>({false, true, false, false, true, true}, {2, 3});
+  auto ax = tensor::from<std::int64_t>({1}, {1});
+  auto mx = run_op<ops::ReduceMax>({x, ax}, {attr("keepdims", 0)});
+  auto mn = run_op<ops::ReduceMin>({x, ax}, {attr("keepdims", 0)});
+  REQUIRE(mx.ok());
+  REQUIRE(mn.ok());
+  CHECK((*mx)[0].data<bool>()[0]);
+  CHECK((*mx)[0].data<bool>()[1]);
+  CHECK_FALSE((*mn)[0].data<bool>()[0]);
+  CHECK_FALSE((*mn)[0].data<bool>()[1]);
+}
+
+TEST_CASE("Reduce _v1: axes attribute becomes an input, keepdims is kept") {
+  struct recording final : ops::expand_context {
+    std::string op;
+    std::vector<ref> in;
+    std::vector<graph::attribute> attrs;
+    int input_count() const override { return 1; }
+    int output_count() const override { return 1; }
+    ref input(int i) const override { return i; }
+    ref constant(tensor) override { return 50; }
+    result<std::vector<ref>> add(std::string_view o, std::vector<ref> i, std::vector<graph::attribute> a, int) override {
+      op = o, in = std::move(i), attrs = std::move(a);
+      return std::vector<ref>{9};
+    }
+    void set_output(int, ref) override {}
+  } c;
+  ops::ReduceMean_v1::attributes a{std::vector<std::int64_t>{1}, 0};
+  REQUIRE(ops::ReduceMean_v1::expand(a, c).ok());
+  CHECK(c.op == "ReduceMean");
+  CHECK(c.in.size() == 2);
+  CHECK(std::get<std::int64_t>(c.attrs[0].data) == 0);
+}

@@ -1,6 +1,6 @@
 // ops::Range: start, start + delta, ... up to (not including) limit;
 // max(ceil((limit - start) / delta), 0) elements. Opsets 11-latest.
-// float32/64, int16/32/64. The length is known at inference only when the
+// float32/64, float16/bfloat16 (computed in float), int16/32/64. The length is known at inference only when the
 // three scalars are. Tested in test/unit/range_test.cpp.
 #pragma once
 
@@ -14,7 +14,7 @@ struct Range {
   static constexpr std::string_view domain = "", name = "Range";
   static constexpr int since = 11, until = latest;
   static constexpr arity inputs{3, 3}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::f32 | dtypes::f64 | dtypes::i16 | dtypes::i32 | dtypes::i64;
+  static constexpr dtype_set T = dtypes::floats | dtypes::i16 | dtypes::i32 | dtypes::i64;
   struct attributes {};
   static result<std::int64_t> count(double start, double limit, double delta) {
     if (delta == 0) return status(errc::invalid_argument, "Range delta is 0");
@@ -34,6 +34,8 @@ struct Range {
         switch (t->type()) {
           case dtype::float32: return static_cast<double>(t->data<float>()[0]);
           case dtype::float64: return t->data<double>()[0];
+          case dtype::float16: return static_cast<double>(to_float(t->data<float16_t>()[0]));
+          case dtype::bfloat16: return static_cast<double>(to_float(t->data<bfloat16_t>()[0]));
           case dtype::int16: return static_cast<double>(t->data<std::int16_t>()[0]);
           case dtype::int32: return static_cast<double>(t->data<std::int32_t>()[0]);
           default: return static_cast<double>(t->data<std::int64_t>()[0]);

@@ -9,7 +9,7 @@
 // ReduceSum and 18 for the others. The `_v1` structs (axes as an attribute:
 // opsets 1-12 for ReduceSum, 1-17 for the others) expand into them.
 // Types: float32/64, float16, bfloat16 (accumulated in float), int32/64,
-// uint32/64; Max and Min also int8/uint8. The family shares one header and
+// uint32/64; Max and Min also int8/uint8 and bool. The family shares one header and
 // one CPU reduce engine (kernels/cpu/reduce.hpp); deviating from the
 // one-header-per-op rule because the ten ops differ only in name and types.
 // Tested in test/unit/reduce_test.cpp.
@@ -98,8 +98,8 @@ template <class Self> struct reduce_v1_base {
 // clang-format off
 struct ReduceSum : reduce_base<reduce_types> { static constexpr std::string_view domain = "", name = "ReduceSum"; static constexpr int since = 13; };
 struct ReduceMean : reduce_base<reduce_types> { static constexpr std::string_view domain = "", name = "ReduceMean"; static constexpr int since = 18; };
-struct ReduceMax : reduce_base<reduce_types | dtypes::i8 | dtypes::u8> { static constexpr std::string_view domain = "", name = "ReduceMax"; static constexpr int since = 18; };
-struct ReduceMin : reduce_base<reduce_types | dtypes::i8 | dtypes::u8> { static constexpr std::string_view domain = "", name = "ReduceMin"; static constexpr int since = 18; };
+struct ReduceMax : reduce_base<reduce_types | dtypes::i8 | dtypes::u8 | dtypes::boolean> { static constexpr std::string_view domain = "", name = "ReduceMax"; static constexpr int since = 18; };
+struct ReduceMin : reduce_base<reduce_types | dtypes::i8 | dtypes::u8 | dtypes::boolean> { static constexpr std::string_view domain = "", name = "ReduceMin"; static constexpr int since = 18; };
 struct ReduceProd : reduce_base<reduce_types> { static constexpr std::string_view domain = "", name = "ReduceProd"; static constexpr int since = 18; };
 struct ReduceL1 : reduce_base<reduce_types> { static constexpr std::string_view domain = "", name = "ReduceL1"; static constexpr int since = 18; };
 struct ReduceL2 : reduce_base<reduce_types> { static constexpr std::string_view domain = "", name = "ReduceL2"; static constexpr int since = 18; };

@@ -19,6 +19,7 @@
 #include "onyx/ops/range.hpp"
 #include "onyx/ops/reduce.hpp"
 #include "onyx/ops/reshape.hpp"
+#include "onyx/ops/scatter.hpp"
 #include "onyx/ops/scatter_elements.hpp"
 #include "onyx/ops/scatter_nd.hpp"
 #include "onyx/ops/shape.hpp"
@@ -44,8 +45,8 @@ using tensor_ops = op_list<
     ops::Transpose, ops::Concat, ops::Split, ops::Split_v1, ops::Slice, ops::Slice_v1, ops::Expand, ops::Tile, ops::Pad,
     ops::Pad_v2, ops::DepthToSpace, ops::SpaceToDepth, ops::Trilu,
     // Indexing
-    ops::Gather, ops::GatherElements, ops::GatherND, ops::ScatterElements, ops::ScatterND, ops::OneHot, ops::NonZero,
-    ops::TopK, ops::TopK_v1, ops::ArgMax, ops::ArgMin,
+    ops::Gather, ops::GatherElements, ops::GatherND, ops::ScatterElements, ops::Scatter, ops::ScatterND, ops::OneHot,
+    ops::NonZero, ops::TopK, ops::TopK_v1, ops::ArgMax, ops::ArgMin,
     // Reductions
     ops::ReduceSum, ops::ReduceMean, ops::ReduceMax, ops::ReduceMin, ops::ReduceProd, ops::ReduceL1, ops::ReduceL2,
     ops::ReduceLogSum, ops::ReduceLogSumExp, ops::ReduceSumSquare, ops::ReduceSum_v1, ops::ReduceMean_v1,
