@@ -94,6 +94,7 @@ template <class T> class [[nodiscard]] result {
 #define ONYX_CONCAT_(a, b) a##b
 #define ONYX_CONCAT(a, b) ONYX_CONCAT_(a, b)
 /// `ONYX_ASSIGN(auto x, f())`: binds the value of a result or returns its error.
+/// It expands to several statements: give it braces under `if` or `for`.
 #define ONYX_ASSIGN(decl, expr) ONYX_ASSIGN_(ONYX_CONCAT(onyx_r_, __LINE__), decl, expr)
 #define ONYX_ASSIGN_(tmp, decl, expr)            \
   auto tmp = (expr);                             \

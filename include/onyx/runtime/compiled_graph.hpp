@@ -6,6 +6,7 @@
 // one, and `prepare` runs once with the node's constant inputs.
 #pragma once
 
+#include <cstring>
 #include <map>
 
 #include "onyx/graph/infer.hpp"
@@ -30,7 +31,108 @@ struct compiled_graph {
   graph::inferred types;  // symbolic: dtypes are final, shapes may hold symbols
   std::vector<bound_node> nodes;
   std::vector<int> capture_sources;  // per g->captures entry: the value id in the enclosing graph
+  std::vector<device_kind> devices;  // per value: where its memory lives
 };
+
+// ---------------------------------------------------------------------------
+// Devices. A value lives on the device of the node that produces it (graph
+// inputs and constants on the host). Where a node runs on another device than
+// one of its inputs, a copy is inserted: a built-in onyx.Copy node for values,
+// a copy made once at load for constants. Graph outputs come back to the host.
+
+struct copy_state {
+  const backend_info* from;  // null: the host
+  const backend_info* to;
+};
+
+inline status run_copy(const kernel_call& c) {
+  const auto& s = c.state<copy_state>();
+  const tensor& in = c.input(0);
+  tensor& out = c.output(0);
+  if (s.to && s.to->from_host) return s.to->from_host(in, out);
+  if (s.from && s.from->to_host) return s.from->to_host(in, out);
+  std::memcpy(out.raw(), in.raw(), in.bytes());
+  return ok();
+}
+
+inline status infer_copy(const void*, ops::infer_context& c) {
+  c.set_output(0, c.input(0));
+  return ok();
+}
+
+inline const kernel_entry copy_kernel{0, {}, &run_copy, nullptr};
+inline const op_info copy_op{"onyx", "Copy", 1, ops::latest, {1, 1}, {1, 1}, {}, nullptr, &infer_copy, nullptr, {}};
+
+inline status insert_copies(graph::graph& g, graph::inferred& st, std::vector<bound_node>& bound,
+                            std::vector<device_kind>& devices) {
+  const auto host = device_kind::cpu;
+  devices.assign(g.values.size(), host);
+  std::vector<const backend_info*> backend_of(g.values.size(), nullptr);
+  std::map<std::pair<int, device_kind>, int> copies;
+  std::vector<graph::node> nodes;
+  std::vector<bound_node> out;
+
+  auto add_value = [&](int from, device_kind dev, const backend_info* be) {
+    int id = g.add_value(g.values[from].name + "@" + to_string(device{dev}), g.values[from].type);
+    st.types.push_back(st.types[from]);
+    st.known.push_back(std::nullopt);
+    devices.push_back(dev);
+    backend_of.push_back(be);
+    return id;
+  };
+  // The value `id` on device `dev` (whose backend is `be`, null for the host).
+  auto on_device = [&](int id, device_kind dev, const backend_info* be) -> result<int> {
+    if (devices[id] == dev) return id;
+    if (auto it = copies.find({id, dev}); it != copies.end()) return it->second;
+    int copy = add_value(id, dev, be);
+    if (g.values[id].constant) {  // copied once, now
+      const tensor& t = *g.values[id].constant;
+      tensor c = tensor::uninitialized(t.type(), t.shape(), device{dev});
+      if (be && be->from_host) ONYX_TRY(be->from_host(t, c));
+      else std::memcpy(c.raw(), t.raw(), t.bytes());
+      g.values[copy].constant = c;
+      st.known[copy] = std::move(c);
+    } else {
+      graph::node n;
+      n.name = g.values[id].name + "/copy_to_" + to_string(device{dev});
+      n.op_type = "Copy";
+      n.domain = "onyx";
+      n.op = &copy_op;
+      n.inputs = {id};
+      n.outputs = {copy};
+      bound_node b;
+      b.kernel = &copy_kernel;
+      b.backend = be ? be : backend_of[id];
+      b.state = std::make_shared<const copy_state>(copy_state{backend_of[id], be});
+      nodes.push_back(std::move(n));
+      out.push_back(std::move(b));
+    }
+    copies[{id, dev}] = copy;
+    return copy;
+  };
+
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    auto& n = g.nodes[k];
+    const backend_info* be = bound[k].backend->device == host ? nullptr : bound[k].backend;
+    device_kind dev = bound[k].backend->device;
+    for (auto& in : n.inputs) {
+      if (in < 0) continue;
+      ONYX_ASSIGN(in, on_device(in, dev, be));
+    }
+    for (int o : n.outputs)
+      if (o >= 0) devices[o] = dev, backend_of[o] = be;
+    nodes.push_back(std::move(n));
+    out.push_back(std::move(bound[k]));
+  }
+  for (auto& o : g.outputs) {
+    int from = o;
+    ONYX_ASSIGN(o, on_device(from, host, nullptr));
+    if (o != from) std::swap(g.values[o].name, g.values[from].name);  // the output keeps its name
+  }
+  g.nodes = std::move(nodes);
+  bound = std::move(out);
+  return ok();
+}
 
 /// The signature (dtypes at the op's signature slots) of node `n` under `st`.
 inline ops::signature signature_of(const graph::node& n, const graph::inferred& st) {
@@ -156,13 +258,22 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
   ONYX_TRY(graph::infer_graph(*g, cg->types, evaluate));
   if (opt.optimize) ONYX_TRY(graph::passes::optimize(*g, cg->types, evaluate));
 
-  cg->nodes.reserve(g->nodes.size());
+  // Bind: each node gets the kernel of the first backend that has one.
+  // Subgraph bodies run on the host, where their owner's kernel calls them.
+  std::vector<bound_node> bound;
   for (const auto& n : g->nodes) {
-    bound_node b;
-    b.node = &n;
-    auto found = find_kernel(n, cg->types);
+    auto found = find_kernel(n, cg->types, outer_graph != nullptr);
     if (!found.ok()) return std::move(found).error().with_context(n.label());
+    bound_node b;
     std::tie(b.kernel, b.backend) = *found;
+    bound.push_back(std::move(b));
+  }
+  ONYX_TRY(insert_copies(*g, cg->types, bound, cg->devices));
+
+  for (std::size_t k = 0; k < g->nodes.size(); ++k) {
+    const auto& n = g->nodes[k];
+    bound_node& b = bound[k];
+    b.node = &n;
     if (b.kernel->prepare) {
       std::vector<ops::value_type> in_types;
       std::vector<const tensor*> constants;
@@ -185,8 +296,8 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
       for (int src : (*sub)->capture_sources) b.captured.push_back(src);
       b.subgraphs.push_back(std::move(sub).value());
     }
-    cg->nodes.push_back(std::move(b));
   }
+  cg->nodes = std::move(bound);
   cg->g = std::move(g);
   return std::shared_ptr<const compiled_graph>(std::move(cg));
 }

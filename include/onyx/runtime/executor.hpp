@@ -12,6 +12,7 @@
 // the graph outputs. The session hands each concurrent run its own context.
 #pragma once
 
+#include <array>
 #include <limits>
 
 #include "onyx/runtime/compiled_graph.hpp"
@@ -20,13 +21,14 @@
 namespace onyx::runtime {
 
 inline constexpr std::size_t unplanned = std::numeric_limits<std::size_t>::max();
+inline constexpr int device_kinds = 3;  // device_kind values
 
 struct shaped_plan {
   std::vector<extents> key;  // the input extents this plan is for
   graph::inferred st;        // concrete
   std::vector<int> steps;    // indices into compiled_graph::nodes
-  std::vector<std::size_t> offsets;  // per value: arena offset or `unplanned`
-  std::size_t arena_bytes = 0;
+  std::vector<std::size_t> offsets;  // per value: offset in its device's arena, or `unplanned`
+  std::array<std::size_t, device_kinds> arena_bytes{};
 };
 
 /// Concrete inference and memory planning for the given graph-input types.
@@ -61,26 +63,30 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
       if (id >= 0) last[id] = step;
     for (int id : cg.nodes[k].captured) last[id] = step;
   }
-  std::vector<live_range> ranges;
-  for (std::size_t id = 0; id < g.values.size(); ++id) {
-    if (first[id] < 0 || is_output[id] || plan->st.known[id]) continue;
-    const auto& t = plan->st.types[id];
-    auto e = t.shape.concrete_extents();
-    if (t.kind != value_kind::tensor || t.optional || !e || t.type == dtype::string) continue;
-    ranges.push_back({static_cast<int>(id), first[id], std::max(last[id], first[id]), storage_bytes(t.type, element_count(*e))});
-  }
-  auto mp = plan_memory(ranges);
+  // One arena per device: tensors are planned among those of their device.
   plan->offsets.assign(g.values.size(), unplanned);
-  for (std::size_t i = 0; i < ranges.size(); ++i) plan->offsets[ranges[i].value] = mp.offsets[i];
-  plan->arena_bytes = mp.arena_bytes;
+  for (int d = 0; d < device_kinds; ++d) {
+    std::vector<live_range> ranges;
+    for (std::size_t id = 0; id < g.values.size(); ++id) {
+      if (first[id] < 0 || is_output[id] || plan->st.known[id] || static_cast<int>(cg.devices[id]) != d) continue;
+      const auto& t = plan->st.types[id];
+      auto e = t.shape.concrete_extents();
+      if (t.kind != value_kind::tensor || t.optional || !e || t.type == dtype::string) continue;
+      ranges.push_back({static_cast<int>(id), first[id], std::max(last[id], first[id]),
+                        storage_bytes(t.type, element_count(*e))});
+    }
+    auto mp = plan_memory(ranges);
+    for (std::size_t i = 0; i < ranges.size(); ++i) plan->offsets[ranges[i].value] = mp.offsets[i];
+    plan->arena_bytes[d] = mp.arena_bytes;
+  }
   return std::shared_ptr<const shaped_plan>(std::move(plan));
 }
 
 /// One run's state over one graph.
 struct run_context {
   const shaped_plan* plan = nullptr;
-  std::shared_ptr<void> arena;
-  std::size_t arena_bytes = 0;
+  std::array<std::shared_ptr<void>, device_kinds> arenas;
+  std::array<std::size_t, device_kinds> arena_bytes{};
   std::vector<value> slots;
   std::vector<std::vector<value*>> in_ptrs, out_ptrs;  // per step
   std::vector<char> reset_after_run;                   // per value
@@ -137,7 +143,9 @@ class node_context final : public kernel_context {
   node_context(const thread_pool* pool, const bound_node* node, run_context* rc)
       : pool_(pool), node_(node), rc_(rc) {}
   const thread_pool* pool() const override { return pool_; }
-  tensor allocate(dtype t, const extents& shape) override { return tensor::uninitialized(t, shape); }
+  tensor allocate(dtype t, const extents& shape) override {
+    return tensor::uninitialized(t, shape, device{node_->backend->device});
+  }
   status run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) override;
   int subgraph_index(const graph::graph* g) const override {
     const auto& sg = node_->node->subgraphs;
@@ -155,11 +163,12 @@ class node_context final : public kernel_context {
 /// Sets up `rc` for `plan` (a no-op when it already is) and binds the inputs.
 inline void bind_plan(const compiled_graph& cg, const shaped_plan* plan, run_context& rc) {
   const auto& g = *cg.g;
-  if (plan && rc.arena_bytes < plan->arena_bytes) {
-    rc.arena = allocate_aligned(plan->arena_bytes);
-    rc.arena_bytes = plan->arena_bytes;
-    rc.plan = nullptr;
-  }
+  for (int d = 0; plan && d < device_kinds; ++d)
+    if (rc.arena_bytes[d] < plan->arena_bytes[d]) {
+      rc.arenas[d] = allocate_aligned(plan->arena_bytes[d]);
+      rc.arena_bytes[d] = plan->arena_bytes[d];
+      rc.plan = nullptr;
+    }
   if (plan && rc.plan == plan) return;
   rc.plan = plan;
   rc.slots.assign(g.values.size(), value{});
@@ -170,8 +179,9 @@ inline void bind_plan(const compiled_graph& cg, const shaped_plan* plan, run_con
     else if (st.known[id]) rc.slots[id] = *st.known[id];
     else if (plan && plan->offsets[id] != unplanned) {
       const auto& t = st.types[id];
-      rc.slots[id] = tensor::view(static_cast<char*>(rc.arena.get()) + plan->offsets[id], t.type,
-                                  *t.shape.concrete_extents());
+      auto d = cg.devices[id];
+      rc.slots[id] = tensor::view(static_cast<char*>(rc.arenas[static_cast<int>(d)].get()) + plan->offsets[id],
+                                  t.type, *t.shape.concrete_extents(), device{d});
     } else
       continue;
     rc.reset_after_run[id] = 0;
@@ -203,7 +213,7 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
       if (id < 0 || !rc.reset_after_run[id]) continue;
       auto e = plan ? st.types[id].shape.concrete_extents() : std::nullopt;
       if (e && st.types[id].kind == value_kind::tensor && !st.types[id].optional)
-        *outs[i] = tensor::uninitialized(st.types[id].type, *e);
+        *outs[i] = tensor::uninitialized(st.types[id].type, *e, device{cg.devices[id]});
       else
         need_infer = true;
     }
@@ -217,14 +227,21 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
         const auto& t = inf.outs_[i];
         auto e = t.shape.concrete_extents();
         if (e && t.kind == value_kind::tensor && !t.optional && !(*outs[i]).is_tensor())
-          *outs[i] = tensor::uninitialized(t.type, *e);
+          *outs[i] = tensor::uninitialized(t.type, *e, device{cg.devices[id]});
         else if (!(*outs[i]).is_tensor())
           *outs[i] = value{};  // the kernel allocates it
       }
     }
     for (std::size_t i = 0; i < rc.in_ptrs[s].size(); ++i) {
-      if (n.inputs[i] < 0 || !rc.in_ptrs[s][i]->is_none() || st.types[n.inputs[i]].optional) continue;
-      return status(errc::internal, n.label() + ": input '" + g.values[n.inputs[i]].name + "' has no value");
+      if (n.inputs[i] < 0) continue;
+      const value& v = *rc.in_ptrs[s][i];
+      if (v.is_none() && !st.types[n.inputs[i]].optional)
+        return status(errc::internal, n.label() + ": input '" + g.values[n.inputs[i]].name + "' has no value");
+      // The device invariant: a kernel only ever reads its own device's memory.
+      if (v.is_tensor() && b.kernel != &copy_kernel && v.as_tensor().where().kind != b.backend->device)
+        return status(errc::internal, n.label() + ": input '" + g.values[n.inputs[i]].name + "' is on " +
+                                          to_string(v.as_tensor().where()) + ", the kernel runs on " +
+                                          std::string(b.backend->name));
     }
     node_context ctx(pool, &b, &rc);
     kernel_call c;

@@ -30,6 +30,13 @@ struct session_options {
   std::size_t plan_cache_size = 8;
 };
 
+/// One node of the prepared graph, as it will run.
+struct node_info {
+  std::string name;
+  std::string op;       // qualified op type: "Conv", "onyx.fused.Conv", "onyx.Copy"
+  std::string backend;  // where it runs: "cpu", ...
+};
+
 /// A graph input or output as the model declares it (shapes may be symbolic).
 struct io_info {
   std::string name;
@@ -65,6 +72,15 @@ class session_core {
   const std::vector<io_info>& inputs() const { return inputs_; }
   const std::vector<io_info>& outputs() const { return outputs_; }
   int threads() const { return pool_ ? pool_->size() : 1; }
+
+  /// The main graph's nodes after optimization, in run order, each with the
+  /// backend it was bound to (copies between devices included).
+  std::vector<node_info> nodes() const {
+    std::vector<node_info> out;
+    for (const auto& b : main_->nodes)
+      out.push_back({b.node->name, b.node->op->qualified_name(), std::string(b.backend->name)});
+    return out;
+  }
 
   /// Runs the model. `inputs` are matched by name; every graph input must be
   /// given. Fills `outputs` in graph-output order. Never throws.
