@@ -9,10 +9,12 @@
 #include "onyx/ops/nn_ops.hpp"
 #include "onyx/ops/sequence_ops.hpp"
 #include "onyx/ops/tensor_ops.hpp"
+#include "onyx/ops/transformer_ops.hpp"
 #include "onyx/registry/registry.hpp"
 
 namespace onyx {
 
-using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops, control_ops, sequence_ops>;
+using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops, control_ops, sequence_ops,
+                              transformer_ops>;
 
 }  // namespace onyx

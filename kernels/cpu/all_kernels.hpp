@@ -6,3 +6,4 @@
 #include "kernels/cpu/nn_kernels.hpp"
 #include "kernels/cpu/sequence_kernels.hpp"
 #include "kernels/cpu/tensor_kernels.hpp"
+#include "kernels/cpu/transformer_kernels.hpp"

@@ -1,0 +1,14 @@
+// onyx/ops/transformer_ops.hpp: the transformer op group (Attention,
+// RMSNormalization, RotaryEmbedding; LayerNormalization is in nn).
+#pragma once
+
+#include "onyx/ops/attention.hpp"
+#include "onyx/ops/rms_normalization.hpp"
+#include "onyx/ops/rotary_embedding.hpp"
+#include "onyx/registry/registry.hpp"
+
+namespace onyx {
+
+using transformer_ops = op_list<ops::Attention, ops::RMSNormalization, ops::RotaryEmbedding>;
+
+}  // namespace onyx

@@ -1,0 +1,235 @@
+// kernels/cpu/attention.hpp: Attention (23+) on the CPU.
+//
+// Per (batch, q head), split over the pool: S = scale * Q_h K_h^T by SGEMM
+// (Q read in place with its row stride, 3D or 4D), softcap through the ISA
+// tanh, the additive bias built one row at a time (mask, causal frontier,
+// window, nonpad), the ISA softmax row kernel, then Y_h = P V_h by SGEMM
+// written straight into Y's layout. K and V (past + new) are gathered once
+// into float [B, Hkv, T, D] buffers, which also feed present_key/value.
+// Everything is computed in float32; float16/bfloat16 inputs are widened
+// once and outputs narrowed once. One instantiation serves every dtype: the
+// typed work is confined to the widening/narrowing loops.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "kernels/cpu/gemm.hpp"
+#include "kernels/cpu/isa/isa.hpp"
+#include "onyx/ops/attention.hpp"
+#include "onyx/registry/kernel.hpp"
+#include "onyx/runtime/parallel.hpp"
+
+namespace onyx::kernels::cpu::attention_detail {
+
+/// dst[i] = float(src[i]) for a float tensor of any float type (bool: 0/1).
+inline void widen(const tensor& t, float* dst) {
+  const std::int64_t n = t.size();
+  auto copy = [&](auto tag) {
+    using T = decltype(tag);
+    const T* p = t.data<T>();
+    for (std::int64_t i = 0; i < n; ++i) dst[i] = static_cast<float>(load(p[i]));
+  };
+  switch (t.type()) {
+    case dtype::float32: std::copy_n(t.data<float>(), n, dst); break;
+    case dtype::float64: copy(double{}); break;
+    case dtype::float16: copy(float16_t{}); break;
+    case dtype::bfloat16: copy(bfloat16_t{}); break;
+    default: break;
+  }
+}
+
+inline void narrow(const float* src, tensor& t) {
+  const std::int64_t n = t.size();
+  auto copy = [&](auto tag) {
+    using T = decltype(tag);
+    T* p = t.data<T>();
+    for (std::int64_t i = 0; i < n; ++i) p[i] = store<T>(src[i]);
+  };
+  switch (t.type()) {
+    case dtype::float32: std::copy_n(src, n, t.data<float>()); break;
+    case dtype::float64: copy(double{}); break;
+    case dtype::float16: copy(float16_t{}); break;
+    case dtype::bfloat16: copy(bfloat16_t{}); break;
+    default: break;
+  }
+}
+
+/// Gathers past (4D) and new (3D or 4D) keys or values into [B, H, P+S, D].
+inline std::vector<float> gather_cache(const tensor* past, const tensor& now, std::int64_t B, std::int64_t H,
+                                       std::int64_t S, std::int64_t D) {
+  const std::int64_t P = past ? past->dim(2) : 0, T = P + S;
+  std::vector<float> out(static_cast<std::size_t>(B * H * T * D));
+  std::vector<float> tmp(static_cast<std::size_t>(now.size()));
+  widen(now, tmp.data());
+  std::vector<float> ptmp(past ? static_cast<std::size_t>(past->size()) : 0);
+  if (past) widen(*past, ptmp.data());
+  const bool three_d = now.rank() == 3;
+  for (std::int64_t b = 0; b < B; ++b)
+    for (std::int64_t h = 0; h < H; ++h) {
+      float* dst = out.data() + (b * H + h) * T * D;
+      if (P) std::copy_n(ptmp.data() + (b * H + h) * P * D, P * D, dst);
+      for (std::int64_t s = 0; s < S; ++s) {
+        const float* src = three_d ? tmp.data() + (b * S + s) * H * D + h * D : tmp.data() + ((b * H + h) * S + s) * D;
+        std::copy_n(src, D, dst + (P + s) * D);
+      }
+    }
+  return out;
+}
+
+inline status attention(const call<ops::Attention>& c) {
+  const auto& a = c.attrs();
+  const tensor &q = c.input(0), &k = c.input(1), &v = c.input(2);
+  const bool three_d = q.rank() == 3;
+  const std::int64_t B = q.dim(0);
+  std::int64_t Hq, Hkv, Sq, Skv, D, Dv;
+  if (three_d) {
+    Hq = *a.q_num_heads, Hkv = *a.kv_num_heads, Sq = q.dim(1), Skv = k.dim(1);
+    D = q.dim(2) / Hq, Dv = v.dim(2) / Hkv;
+    if (q.dim(2) % Hq || k.dim(2) != Hkv * D || v.dim(2) % Hkv)
+      return status(errc::invalid_argument, "Attention: hidden sizes of Q " + to_string(q.shape()) + ", K " +
+                                                to_string(k.shape()) + ", V " + to_string(v.shape()) +
+                                                " do not split into the given head counts");
+  } else {
+    Hq = q.dim(1), Hkv = k.dim(1), Sq = q.dim(2), Skv = k.dim(2), D = q.dim(3), Dv = v.dim(3);
+    if (k.dim(3) != D || v.dim(1) != Hkv || v.dim(2) != Skv)
+      return status(errc::invalid_argument, "Attention: K " + to_string(k.shape()) + " and V " +
+                                                to_string(v.shape()) + " do not match Q " + to_string(q.shape()));
+  }
+  if (Hkv <= 0 || Hq % Hkv) return status(errc::invalid_argument, "Attention: q heads must be a multiple of kv heads");
+  const tensor* past_k = c.has_input(4) ? &c.input(4) : nullptr;
+  const tensor* past_v = c.has_input(5) ? &c.input(5) : nullptr;
+  const std::int64_t P = past_k ? past_k->dim(2) : 0, T = P + Skv;
+  if (past_k && (past_k->rank() != 4 || past_k->dim(0) != B || past_k->dim(1) != Hkv || past_k->dim(3) != D ||
+                 !past_v || past_v->rank() != 4 || past_v->dim(2) != P || past_v->dim(3) != Dv))
+    return status(errc::invalid_argument, "Attention: past_key/past_value shapes do not match K and V");
+
+  std::vector<float> kf = gather_cache(past_k, k, B, Hkv, Skv, D);
+  std::vector<float> vf = gather_cache(past_v, v, B, Hkv, Skv, Dv);
+  if (c.has_output(1)) narrow(kf.data(), c.output(1));
+  if (c.has_output(2)) narrow(vf.data(), c.output(2));
+
+  // Q in place when float32, else widened once.
+  std::vector<float> qbuf;
+  const float* qf = q.type() == dtype::float32 ? q.data<float>() : nullptr;
+  if (!qf) {
+    qbuf.resize(static_cast<std::size_t>(q.size()));
+    widen(q, qbuf.data());
+    qf = qbuf.data();
+  }
+  tensor& y = c.output(0);
+  std::vector<float> ybuf;
+  float* yf = y.type() == dtype::float32 ? y.data<float>() : nullptr;
+  if (!yf) {
+    ybuf.resize(static_cast<std::size_t>(y.size()));
+    yf = ybuf.data();
+  }
+
+  // attn_mask as an additive float bias, broadcast right-aligned to
+  // [B, Hq, Sq, M] with M <= T (keys past M are masked).
+  std::vector<float> mask;
+  std::int64_t mstride[4] = {0, 0, 0, 0}, M = T;
+  if (c.has_input(3)) {
+    const tensor& m = c.input(3);
+    if (m.rank() < 1 || m.rank() > 4)
+      return status(errc::invalid_argument, "Attention: attn_mask must have rank 1-4, got " + to_string(m.shape()));
+    mask.resize(static_cast<std::size_t>(m.size()));
+    if (m.type() == dtype::boolean) {
+      const bool* p = m.data<bool>();
+      for (std::size_t i = 0; i < mask.size(); ++i) mask[i] = p[i] ? 0.0f : -INFINITY;
+    } else {
+      widen(m, mask.data());
+    }
+    const std::int64_t full[4] = {B, Hq, Sq, T};
+    std::int64_t stride = 1;
+    for (int d = 3, md = static_cast<int>(m.rank()) - 1; md >= 0; --d, --md) {
+      const std::int64_t n = m.dim(md);
+      if (d == 3) {
+        M = n;
+        if (n > T)
+          return status(errc::invalid_argument, "Attention: attn_mask key length " + std::to_string(n) +
+                                                    " exceeds the total key length " + std::to_string(T));
+      } else if (n != 1 && n != full[d]) {
+        return status(errc::invalid_argument,
+                      "Attention: attn_mask " + to_string(m.shape()) + " does not broadcast to [" + std::to_string(B) +
+                          "," + std::to_string(Hq) + "," + std::to_string(Sq) + "," + std::to_string(T) + "]");
+      }
+      mstride[d] = n == 1 ? 0 : stride;
+      stride *= n;
+    }
+  }
+  const std::int64_t* nonpad = c.has_input(6) ? c.input(6).data<std::int64_t>() : nullptr;
+  if (nonpad && c.input(6).size() != B)
+    return status(errc::invalid_argument, "Attention: nonpad_kv_seqlen must have " + std::to_string(B) + " values");
+
+  const float scale = a.scale ? *a.scale : 1.0f / std::sqrt(static_cast<float>(D));
+  const float cap = a.softcap;
+  const int mode = static_cast<int>(a.qk_matmul_output_mode);
+  std::vector<float> qkbuf(c.has_output(3) ? static_cast<std::size_t>(B * Hq * Sq * T) : 0);
+  const std::int64_t ldq = three_d ? Hq * D : D, ldy = three_d ? Hq * Dv : Dv;
+  const auto& isa_table = isa::active();
+
+  parallel_for(c.pool(), B * Hq, 1, [&](std::int64_t lo, std::int64_t hi) {
+    std::vector<float> s(static_cast<std::size_t>(Sq * T)), bias(static_cast<std::size_t>(T));
+    for (std::int64_t bh = lo; bh < hi; ++bh) {
+      const std::int64_t b = bh / Hq, h = bh % Hq, hk = h / (Hq / Hkv);
+      const float* qh = three_d ? qf + b * Sq * ldq + h * D : qf + bh * Sq * D;
+      const float* kh = kf.data() + (b * Hkv + hk) * T * D;
+      const float* vh = vf.data() + (b * Hkv + hk) * T * Dv;
+      float* yh = three_d ? yf + b * Sq * ldy + h * Dv : yf + bh * Sq * Dv;
+      float* qk = qkbuf.empty() ? nullptr : qkbuf.data() + bh * Sq * T;
+      sgemm(false, true, Sq, T, D, scale, qh, ldq, kh, D, 0.0f, s.data(), T, nullptr);
+      const std::int64_t offset = P ? P : nonpad ? nonpad[b] - Sq : 0;
+      for (std::int64_t i = 0; i < Sq; ++i) {
+        float* row = s.data() + i * T;
+        if (qk && mode == 0) std::copy_n(row, T, qk + i * T);
+        if (cap > 0) {
+          for (std::int64_t j = 0; j < T; ++j) row[j] /= cap;
+          isa_table.f32_tanh(row, row, T);
+          for (std::int64_t j = 0; j < T; ++j) row[j] *= cap;
+        }
+        if (qk && mode == 1) std::copy_n(row, T, qk + i * T);
+        const float* mrow = mask.empty() ? nullptr : mask.data() + b * mstride[0] + h * mstride[1] + i * mstride[2];
+        const std::int64_t pos = i + offset;
+        bool all_masked = true;
+        for (std::int64_t j = 0; j < T; ++j) {
+          float add = 0.0f;
+          if (mrow) add = j < M ? mrow[j * mstride[3]] : -INFINITY;
+          const bool hidden = (a.is_causal && j > pos) || (a.left_window_size >= 0 && pos - j > a.left_window_size) ||
+                              (a.right_window_size >= 0 && j - pos > a.right_window_size) ||
+                              (nonpad && j >= nonpad[b]);
+          if (hidden) add = -INFINITY;
+          bias[j] = add;
+          all_masked = all_masked && add == -INFINITY;
+        }
+        for (std::int64_t j = 0; j < T; ++j) row[j] += bias[j];
+        if (qk && mode == 2) std::copy_n(row, T, qk + i * T);
+        float top = -INFINITY;
+        for (std::int64_t j = 0; j < T; ++j) top = row[j] > top ? row[j] : top;
+        if (all_masked || top == -INFINITY)
+          std::fill_n(row, T, 0.0f);  // no attendable key: a zero row, never NaN
+        else
+          isa_table.f32_softmax_row(row, row, T);
+        if (qk && mode == 3) std::copy_n(row, T, qk + i * T);
+      }
+      sgemm(false, false, Sq, Dv, T, 1.0f, s.data(), T, vh, Dv, 0.0f, yh, ldy, nullptr);
+    }
+  });
+  if (!ybuf.empty()) narrow(ybuf.data(), y);
+  if (c.has_output(3)) narrow(qkbuf.data(), c.output(3));
+  return ok();
+}
+
+}  // namespace onyx::kernels::cpu::attention_detail
+
+namespace onyx {
+
+template <> struct kernel<ops::Attention, cpu> {
+  static constexpr std::array types{dtypes::f32 | dtypes::f16 | dtypes::bf16};
+  template <ops::signature S> static status run(const call<ops::Attention>& c) {
+    return kernels::cpu::attention_detail::attention(c);
+  }
+};
+
+}  // namespace onyx
