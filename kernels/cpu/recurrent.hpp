@@ -1,0 +1,308 @@
+// kernels/cpu/recurrent.hpp: RNN, GRU and LSTM (7+) on the CPU.
+//
+// One driver serves the three cells. Per direction, the input projections of
+// every step are one SGEMM, XW = X W^T ([S*B, G*H]); each step then adds
+// H_{t-1} R^T (one SGEMM over the batch) and evaluates the gates per batch
+// entry. With sequence_lens, entry b runs its own L_b steps (a reverse pass
+// starts at L_b - 1), stops updating afterwards, and leaves zeros in Y.
+// Everything is computed in float32; float16 is widened once on entry and
+// narrowed once on exit, so one instantiation serves both.
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "kernels/cpu/gemm.hpp"
+#include "onyx/ops/gru.hpp"
+#include "onyx/ops/lstm.hpp"
+#include "onyx/ops/rnn.hpp"
+#include "onyx/registry/kernel.hpp"
+
+namespace onyx::kernels::cpu::recurrent_detail {
+
+struct activation {
+  enum class fn { relu, tanh, sigmoid, affine, leaky_relu, thresholded_relu, scaled_tanh, hard_sigmoid, elu,
+                  softsign, softplus };
+  fn f = fn::tanh;
+  float alpha = 0, beta = 0;
+  float operator()(float x) const {
+    switch (f) {
+      case fn::relu: return x > 0 ? x : 0.0f;
+      case fn::tanh: return std::tanh(x);
+      case fn::sigmoid: return 1.0f / (1.0f + std::exp(-x));
+      case fn::affine: return alpha * x + beta;
+      case fn::leaky_relu: return x >= 0 ? x : alpha * x;
+      case fn::thresholded_relu: return x > alpha ? x : 0.0f;
+      case fn::scaled_tanh: return alpha * std::tanh(beta * x);
+      case fn::hard_sigmoid: return std::clamp(alpha * x + beta, 0.0f, 1.0f);
+      case fn::elu: return x >= 0 ? x : alpha * (std::exp(x) - 1.0f);
+      case fn::softsign: return x / (1.0f + std::abs(x));
+      case fn::softplus: return std::log1p(std::exp(x));
+    }
+    return x;
+  }
+};
+
+/// Parses the activation list: `per_dir` functions per direction (a list of
+/// only `per_dir` names serves both directions); alpha and beta are consumed
+/// in list order by the functions that take them, defaults otherwise.
+inline result<std::vector<activation>> parse_activations(const std::vector<std::string>& names,
+                                                         const std::vector<float>& alphas,
+                                                         const std::vector<float>& betas, int per_dir, int dirs) {
+  if (names.size() != static_cast<std::size_t>(per_dir) && names.size() != static_cast<std::size_t>(per_dir * dirs))
+    return status(errc::invalid_argument, "expected " + std::to_string(per_dir * dirs) + " activations, got " +
+                                              std::to_string(names.size()));
+  std::vector<activation> out;
+  std::size_t ai = 0, bi = 0;
+  for (const auto& n : names) {
+    std::string l;
+    for (char ch : n) l += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    using F = activation::fn;
+    struct entry {
+      const char* name;
+      F f;
+      int params;  // 0 none, 1 alpha, 2 alpha and beta
+      float alpha, beta;
+    };
+    static constexpr entry table[] = {{"relu", F::relu, 0, 0, 0},
+                                      {"tanh", F::tanh, 0, 0, 0},
+                                      {"sigmoid", F::sigmoid, 0, 0, 0},
+                                      {"affine", F::affine, 2, 1.0f, 0.0f},
+                                      {"leakyrelu", F::leaky_relu, 1, 0.01f, 0},
+                                      {"thresholdedrelu", F::thresholded_relu, 1, 1.0f, 0},
+                                      {"scaledtanh", F::scaled_tanh, 2, 1.0f, 1.0f},
+                                      {"hardsigmoid", F::hard_sigmoid, 2, 0.2f, 0.5f},
+                                      {"elu", F::elu, 1, 1.0f, 0},
+                                      {"softsign", F::softsign, 0, 0, 0},
+                                      {"softplus", F::softplus, 0, 0, 0}};
+    const entry* e = nullptr;
+    for (const auto& t : table)
+      if (l == t.name) e = &t;
+    if (!e) return status(errc::unsupported, "unknown recurrent activation '" + n + "'");
+    activation a{e->f, e->alpha, e->beta};
+    if (e->params >= 1 && ai < alphas.size()) a.alpha = alphas[ai++];
+    if (e->params >= 2 && bi < betas.size()) a.beta = betas[bi++];
+    out.push_back(a);
+  }
+  if (out.size() == static_cast<std::size_t>(per_dir))
+    for (int d = 1; d < dirs; ++d)
+      for (int i = 0; i < per_dir; ++i) out.push_back(out[static_cast<std::size_t>(i)]);
+  return out;
+}
+
+enum class cell { rnn, gru, lstm };
+
+struct config {
+  cell kind = cell::rnn;
+  std::string direction;
+  std::int64_t layout = 0;
+  std::optional<std::int64_t> hidden_size;
+  std::optional<float> clip;
+  std::vector<activation> acts;  // per direction: acts[d * per_dir + i]
+  bool linear_before_reset = false, input_forget = false;
+};
+
+inline std::vector<float> widen(const tensor& t) {
+  std::vector<float> v(static_cast<std::size_t>(t.size()));
+  if (t.type() == dtype::float32) {
+    std::copy_n(t.data<float>(), v.size(), v.begin());
+  } else if (t.type() == dtype::float16) {
+    const float16_t* p = t.data<float16_t>();
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = to_float(p[i]);
+  }
+  return v;
+}
+
+inline void narrow(const std::vector<float>& v, tensor& t) {
+  if (t.type() == dtype::float32) {
+    std::copy(v.begin(), v.end(), t.data<float>());
+  } else if (t.type() == dtype::float16) {
+    float16_t* p = t.data<float16_t>();
+    for (std::size_t i = 0; i < v.size(); ++i) p[i] = to_float16(v[i]);
+  }
+}
+
+/// Inputs: X, W, R, B, sequence_lens, initial_h, [initial_c, P]; outputs
+/// Y, Y_h, [Y_c].
+inline status run(const kernel_call& c, const config& cfg) {
+  const int G = cfg.kind == cell::rnn ? 1 : cfg.kind == cell::gru ? 3 : 4;
+  const int per_dir = cfg.kind == cell::rnn ? 1 : cfg.kind == cell::gru ? 2 : 3;
+  const int dirs = cfg.direction == "bidirectional" ? 2 : 1;
+  const bool reverse_only = cfg.direction == "reverse";
+  const tensor &x = c.input(0), &w = c.input(1), &r = c.input(2);
+  const std::int64_t S = cfg.layout ? x.dim(1) : x.dim(0), Bn = cfg.layout ? x.dim(0) : x.dim(1), I = x.dim(2);
+  const std::int64_t H = cfg.hidden_size ? *cfg.hidden_size : r.dim(2), GH = G * H;
+  auto bad = [&](const std::string& what) { return status(errc::invalid_argument, what); };
+  if (w.dim(0) != dirs || w.dim(1) != GH || w.dim(2) != I)
+    return bad("W " + to_string(w.shape()) + " must be [" + std::to_string(dirs) + "," + std::to_string(GH) + "," +
+               std::to_string(I) + "]");
+  if (r.rank() != 3 || r.dim(0) != dirs || r.dim(1) != GH || r.dim(2) != H)
+    return bad("R " + to_string(r.shape()) + " must be [" + std::to_string(dirs) + "," + std::to_string(GH) + "," +
+               std::to_string(H) + "]");
+  auto optional_input = [&](int i) -> const tensor* { return c.has_input(i) ? &c.input(i) : nullptr; };
+  const tensor* bias = optional_input(3);
+  const tensor* lens = optional_input(4);
+  const tensor* h0 = optional_input(5);
+  const tensor* c0 = cfg.kind == cell::lstm ? optional_input(6) : nullptr;
+  const tensor* peep = cfg.kind == cell::lstm ? optional_input(7) : nullptr;
+  if (bias && bias->size() != dirs * 2 * GH) return bad("B " + to_string(bias->shape()) + " must hold 2*G*H per direction");
+  if (lens && lens->size() != Bn) return bad("sequence_lens must have " + std::to_string(Bn) + " values");
+  for (const tensor* s : {h0, c0})
+    if (s && s->size() != dirs * Bn * H) return bad("initial state " + to_string(s->shape()) + " has the wrong size");
+  if (peep && peep->size() != dirs * 3 * H) return bad("P " + to_string(peep->shape()) + " must be [dirs, 3*H]");
+  std::vector<std::int64_t> len(static_cast<std::size_t>(Bn), S);
+  if (lens)
+    for (std::int64_t b = 0; b < Bn; ++b) {
+      const std::int32_t l = lens->data<std::int32_t>()[b];
+      if (l < 0 || l > S)
+        return status(errc::out_of_range, "sequence_lens[" + std::to_string(b) + "] = " + std::to_string(l) +
+                                              " is outside [0, " + std::to_string(S) + "]");
+      len[static_cast<std::size_t>(b)] = l;
+    }
+
+  const auto xf = widen(x), wf = widen(w), rf = widen(r);
+  const auto bf = bias ? widen(*bias) : std::vector<float>(static_cast<std::size_t>(dirs * 2 * GH), 0.0f);
+  const auto pf = peep ? widen(*peep) : std::vector<float>(static_cast<std::size_t>(dirs * 3 * H), 0.0f);
+  auto state0 = [&](const tensor* s) {
+    std::vector<float> v(static_cast<std::size_t>(dirs * Bn * H), 0.0f);
+    if (!s) return v;
+    auto raw = widen(*s);
+    for (int d = 0; d < dirs; ++d)
+      for (std::int64_t b = 0; b < Bn; ++b)  // layout 1 stores [B, dirs, H]
+        std::copy_n(raw.data() + (cfg.layout ? (b * dirs + d) : (d * Bn + b)) * H, H, v.data() + (d * Bn + b) * H);
+    return v;
+  };
+  std::vector<float> hs = state0(h0), cs = state0(c0);
+  std::vector<float> y(c.has_output(0) ? static_cast<std::size_t>(S * dirs * Bn * H) : 0, 0.0f);
+  auto y_at = [&](std::int64_t t, int d, std::int64_t b) {
+    return y.data() + (cfg.layout ? ((b * S + t) * dirs + d) : ((t * dirs + d) * Bn + b)) * H;
+  };
+  auto clip = [&](float v) { return cfg.clip ? std::clamp(v, -*cfg.clip, *cfg.clip) : v; };
+
+  std::vector<float> xw(static_cast<std::size_t>(S * Bn * GH)), hr(static_cast<std::size_t>(Bn * GH)),
+      rh(static_cast<std::size_t>(Bn * H)), hrh(static_cast<std::size_t>(Bn * H));
+  for (int d = 0; d < dirs; ++d) {
+    const bool reverse = reverse_only || d == 1;
+    const float* W = wf.data() + d * GH * I;
+    const float* R = rf.data() + d * GH * H;
+    const float* Wb = bf.data() + d * 2 * GH;
+    const float* Rb = Wb + GH;
+    const float* P = pf.data() + d * 3 * H;
+    const activation* act = cfg.acts.data() + d * per_dir;
+    float* h = hs.data() + d * Bn * H;
+    float* cst = cs.data() + d * Bn * H;
+    // XW rows follow X's layout: row (t, b) is t * B + b, or b * S + t.
+    sgemm(false, true, S * Bn, GH, I, 1.0f, xf.data(), I, W, I, 0.0f, xw.data(), GH, c.pool());
+    for (std::int64_t k = 0; k < S; ++k) {
+      sgemm(false, true, Bn, GH, H, 1.0f, h, H, R, H, 0.0f, hr.data(), GH, c.pool());
+      if (cfg.kind == cell::gru && !cfg.linear_before_reset) {
+        // (r . H) Rh^T needs r first: gates z, r of every entry, then one GEMM.
+        for (std::int64_t b = 0; b < Bn; ++b) {
+          const std::int64_t L = len[static_cast<std::size_t>(b)];
+          if (k >= L) continue;
+          const std::int64_t t = reverse ? L - 1 - k : k;
+          const float* g = xw.data() + (cfg.layout ? b * S + t : t * Bn + b) * GH;
+          for (std::int64_t j = 0; j < H; ++j) {
+            const float rg = act[0](clip(g[H + j] + hr[b * GH + H + j] + Wb[H + j] + Rb[H + j]));
+            rh[b * H + j] = rg * h[b * H + j];
+          }
+        }
+        sgemm(false, true, Bn, H, H, 1.0f, rh.data(), H, R + 2 * H * H, H, 0.0f, hrh.data(), H, c.pool());
+      }
+      for (std::int64_t b = 0; b < Bn; ++b) {
+        const std::int64_t L = len[static_cast<std::size_t>(b)];
+        if (k >= L) continue;
+        const std::int64_t t = reverse ? L - 1 - k : k;
+        const float* g = xw.data() + (cfg.layout ? b * S + t : t * Bn + b) * GH;
+        const float* q = hr.data() + b * GH;
+        float* hb = h + b * H;
+        float* cb = cst + b * H;
+        for (std::int64_t j = 0; j < H; ++j) {
+          auto pre = [&](int gate) { return g[gate * H + j] + q[gate * H + j] + Wb[gate * H + j] + Rb[gate * H + j]; };
+          if (cfg.kind == cell::rnn) {
+            hb[j] = act[0](clip(pre(0)));
+          } else if (cfg.kind == cell::gru) {
+            const float z = act[0](clip(pre(0)));
+            const float rg = act[0](clip(pre(1)));
+            const float hh = cfg.linear_before_reset
+                                 ? act[1](clip(g[2 * H + j] + Wb[2 * H + j] + rg * (q[2 * H + j] + Rb[2 * H + j])))
+                                 : act[1](clip(g[2 * H + j] + Wb[2 * H + j] + hrh[b * H + j] + Rb[2 * H + j]));
+            hb[j] = (1.0f - z) * hh + z * hb[j];
+          } else {
+            const float cprev = cb[j];
+            const float i = act[0](clip(pre(0) + P[j] * cprev));
+            const float f = cfg.input_forget ? 1.0f - i : act[0](clip(pre(2) + P[2 * H + j] * cprev));
+            const float cc = act[1](clip(pre(3)));
+            const float cn = f * cprev + i * cc;
+            const float o = act[0](clip(pre(1) + P[H + j] * cn));
+            cb[j] = cn;
+            hb[j] = o * act[2](cn);
+          }
+        }
+        if (!y.empty()) std::copy_n(hb, H, y_at(t, d, b));
+      }
+    }
+  }
+  if (c.has_output(0)) narrow(y, c.output(0));
+  auto write_state = [&](int i, const std::vector<float>& s) {
+    if (!c.has_output(i)) return;
+    std::vector<float> v(s.size());
+    for (int d = 0; d < dirs; ++d)
+      for (std::int64_t b = 0; b < Bn; ++b)
+        std::copy_n(s.data() + (d * Bn + b) * H, H, v.data() + (cfg.layout ? (b * dirs + d) : (d * Bn + b)) * H);
+    narrow(v, c.output(i));
+  };
+  write_state(1, hs);
+  if (cfg.kind == cell::lstm) write_state(2, cs);
+  return ok();
+}
+
+template <class Attrs> result<config> make_config(const Attrs& a, cell kind, int per_dir) {
+  config cfg;
+  cfg.kind = kind;
+  cfg.direction = a.direction;
+  cfg.layout = a.layout;
+  cfg.hidden_size = a.hidden_size;
+  cfg.clip = a.clip;
+  ONYX_ASSIGN(int dirs, ops::detail::recurrent_directions(a.direction));
+  ONYX_ASSIGN(cfg.acts, parse_activations(a.activations, a.activation_alpha, a.activation_beta, per_dir, dirs));
+  return cfg;
+}
+
+}  // namespace onyx::kernels::cpu::recurrent_detail
+
+namespace onyx {
+
+template <> struct kernel<ops::RNN, cpu> {
+  static constexpr std::array types{dtypes::f32 | dtypes::f16};
+  template <ops::signature S> static status run(const call<ops::RNN>& c) {
+    namespace rd = kernels::cpu::recurrent_detail;
+    ONYX_ASSIGN(auto cfg, rd::make_config(c.attrs(), rd::cell::rnn, 1));
+    return rd::run(c, cfg);
+  }
+};
+
+template <> struct kernel<ops::GRU, cpu> {
+  static constexpr std::array types{dtypes::f32 | dtypes::f16};
+  template <ops::signature S> static status run(const call<ops::GRU>& c) {
+    namespace rd = kernels::cpu::recurrent_detail;
+    ONYX_ASSIGN(auto cfg, rd::make_config(c.attrs(), rd::cell::gru, 2));
+    cfg.linear_before_reset = c.attrs().linear_before_reset != 0;
+    return rd::run(c, cfg);
+  }
+};
+
+template <> struct kernel<ops::LSTM, cpu> {
+  static constexpr std::array types{dtypes::f32 | dtypes::f16};
+  template <ops::signature S> static status run(const call<ops::LSTM>& c) {
+    namespace rd = kernels::cpu::recurrent_detail;
+    ONYX_ASSIGN(auto cfg, rd::make_config(c.attrs(), rd::cell::lstm, 3));
+    cfg.input_forget = c.attrs().input_forget != 0;
+    return rd::run(c, cfg);
+  }
+};
+
+}  // namespace onyx
