@@ -46,7 +46,13 @@ inline std::string to_string(device d) {
 inline std::shared_ptr<void> allocate_aligned(std::size_t bytes) {
   std::size_t rounded = (bytes + tensor_alignment - 1) / tensor_alignment * tensor_alignment;
   void* p = std::aligned_alloc(tensor_alignment, rounded ? rounded : tensor_alignment);
-  if (!p) throw std::bad_alloc();
+  if (!p) {
+#if defined(__cpp_exceptions)
+    throw std::bad_alloc();
+#else
+    std::abort();
+#endif
+  }
   return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
 }
 
