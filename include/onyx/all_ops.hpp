@@ -6,6 +6,7 @@
 
 #include "onyx/ops/control_ops.hpp"
 #include "onyx/ops/elementwise_ops.hpp"
+#include "onyx/ops/loss_ops.hpp"
 #include "onyx/ops/nn_ops.hpp"
 #include "onyx/ops/recurrent_ops.hpp"
 #include "onyx/ops/sequence_ops.hpp"
@@ -16,6 +17,6 @@
 namespace onyx {
 
 using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops, control_ops, sequence_ops,
-                              transformer_ops, recurrent_ops>;
+                              transformer_ops, recurrent_ops, loss_ops>;
 
 }  // namespace onyx
