@@ -82,6 +82,7 @@ using elementwise_ops = op_list<ops::Add, ops::Sub, ops::Mul, ops::Div, ops::Pow
                                 ops::IsInf, ops::Relu, ops::LeakyRelu, ops::PRelu, ops::Sigmoid, ops::HardSigmoid,
                                 ops::HardSwish, ops::Tanh, ops::Elu, ops::Selu, ops::Celu, ops::Softplus, ops::Softsign,
                                 ops::ThresholdedRelu, ops::Gelu, ops::Mish, ops::Clip, ops::Clip_v6, ops::Identity,
-                                ops::Dropout, ops::Cast, ops::CastLike>;
+                                ops::Dropout, ops::Cast, ops::CastLike, ops::Add_v1, ops::Sub_v1, ops::Mul_v1,
+                                ops::Div_v1, ops::Pow_v1, ops::PRelu_v1>;
 
 }  // namespace onyx

@@ -1,12 +1,14 @@
 // ops::Pow: Z = X ^ Y with numpy broadcasting; Z has X's type.
 // Opsets 7-latest (12 let the exponent type T1 differ from T, 13/15 added
-// bfloat16). Opsets 1-6 (legacy broadcasting) are not supported.
+// bfloat16). Opsets 1-6 (legacy `broadcast`/`axis` attributes): ops::Pow_v1,
+// expanded into this op (ops/detail/legacy_broadcast.hpp).
 // Kernel (kernels/cpu/pow.hpp): T float32/float64/float16/bfloat16/int32/int64
 // by any numeric T1; integer ^ integer is exact (repeated squaring, negative
 // exponents give 0 unless |x| = 1), everything else goes through std::pow.
 // Tested in test/unit/binary_arithmetic_test.cpp.
 #pragma once
 
+#include "onyx/ops/detail/legacy_broadcast.hpp"
 #include "onyx/ops/elementwise.hpp"
 
 namespace onyx::ops {
@@ -26,6 +28,16 @@ struct Pow {
     c.set_output(0, c.input_type(0), std::move(s));
     return ok();
   }
+};
+
+struct Pow_v1 {
+  static constexpr std::string_view domain = "", name = "Pow";
+  static constexpr int since = 1, until = 6;
+  static constexpr arity inputs{2, 2}, outputs{1, 1};
+  static constexpr dtype_set T = dtypes::f16 | dtypes::f32 | dtypes::f64;
+  using attributes = detail::legacy_broadcast_attributes;
+  static status infer(const attributes& a, infer_context& c) { return detail::legacy_broadcast_infer(a, c, T); }
+  static status expand(const attributes& a, expand_context& c) { return detail::legacy_broadcast_expand(name, a, c); }
 };
 
 }  // namespace onyx::ops
