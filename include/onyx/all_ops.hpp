@@ -11,12 +11,13 @@
 #include "onyx/ops/recurrent_ops.hpp"
 #include "onyx/ops/sequence_ops.hpp"
 #include "onyx/ops/tensor_ops.hpp"
+#include "onyx/ops/text_ops.hpp"
 #include "onyx/ops/transformer_ops.hpp"
 #include "onyx/registry/registry.hpp"
 
 namespace onyx {
 
 using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops, control_ops, sequence_ops,
-                              transformer_ops, recurrent_ops, loss_ops>;
+                              transformer_ops, recurrent_ops, loss_ops, text_ops>;
 
 }  // namespace onyx

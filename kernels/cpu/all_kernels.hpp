@@ -8,4 +8,5 @@
 #include "kernels/cpu/recurrent_kernels.hpp"
 #include "kernels/cpu/sequence_kernels.hpp"
 #include "kernels/cpu/tensor_kernels.hpp"
+#include "kernels/cpu/text_kernels.hpp"
 #include "kernels/cpu/transformer_kernels.hpp"
