@@ -11,8 +11,7 @@ template <> struct kernel<ops::CastLike, cpu> {
   static constexpr std::array types{ops::CastLike::T1, ops::CastLike::T2};
   template <ops::signature S> static status run(const call<ops::CastLike>& c) {
     using namespace kernels::cpu;
-    cast_elements<stored_t<S[1]>, stored_t<S[0]>>(c.input(0), c.output(0), c.pool());
-    return ok();
+    return cast_run<S>(c, make_cast_options(c.attrs().saturate, c.attrs().round_mode));
   }
 };
 

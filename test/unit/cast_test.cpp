@@ -94,9 +94,9 @@ TEST_CASE("Cast rejects unknown and unsupported target types", "[elementwise]") 
   auto r = test::run_op<ops::Cast>({x}, {test::attr("to", 99)});
   REQUIRE(!r.ok());
   CHECK(r.error().message().find("no ONNX type") != std::string::npos);
-  auto f8 = test::run_op<ops::Cast>({x}, {test::attr("to", int(dtype::float8e4m3fn))});
-  REQUIRE(!f8.ok());
-  CHECK(f8.error().code() == errc::unsupported);
+  auto complex = test::run_op<ops::Cast>({x}, {test::attr("to", int(dtype::complex64))});
+  REQUIRE(!complex.ok());
+  CHECK(complex.error().code() == errc::unsupported);
   auto missing = test::run_op<ops::Cast>({x});
   REQUIRE(!missing.ok());
   CHECK(missing.error().message().find("'to'") != std::string::npos);

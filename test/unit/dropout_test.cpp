@@ -1,8 +1,11 @@
 // Dropout at inference: output equals data, mask all true, in each arity.
 #include <catch2/catch.hpp>
+#include <filesystem>
 
-#include "kernels/cpu/elementwise_kernels.hpp"
+#include "kernels/cpu/dropout.hpp"
+#include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/elementwise_ops.hpp"
+#include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"
 
 using namespace onyx;
@@ -44,4 +47,23 @@ TEST_CASE("Dropout rejects training and non-float data", "[elementwise]") {
   auto t = test::run_op<ops::Dropout>({xt, tensor::from(std::vector<float>{0.1f, 0.2f}, {2})});
   REQUIRE(!t.ok());
   CHECK(t.error().message().find("scalar") != std::string::npos);
+}
+
+TEST_CASE("Dropout fails when training_mode is true at run time", "[elementwise]") {
+  // ratio and training_mode are graph inputs, so only the kernel sees them.
+  graph::model_builder m{13};
+  auto x = m.input("x", dtype::float32, {3});
+  auto ratio = m.input("ratio", dtype::float32, {});
+  auto training = m.input("training", dtype::boolean, {});
+  m.output(m.node("Dropout", {x, ratio, training}));
+  auto path = std::filesystem::temp_directory_path() / "onyx_dropout_training_test.onnx";
+  REQUIRE(m.save(path).ok());
+  basic_session<registry<op_list<ops::Dropout>, backend_list<cpu>>> s(path, {.threads = 1});
+  auto xt = tensor::from(std::vector<float>{1, 2, 3}, {3});
+  CHECK_THROWS_WITH(s.run({{"x", xt}, {"ratio", tensor::scalar(0.25f)}, {"training", tensor::scalar(true)}}),
+                    Catch::Contains("training_mode = true with ratio 0.25"));
+  auto same = s.run({{"x", xt}, {"ratio", tensor::scalar(0.0f)}, {"training", tensor::scalar(true)}});
+  test::require_close(same.at(0).as_tensor(), std::vector<float>{1, 2, 3}, 0, 0);
+  auto inference = s.run({{"x", xt}, {"ratio", tensor::scalar(0.25f)}, {"training", tensor::scalar(false)}});
+  test::require_close(inference.at(0).as_tensor(), std::vector<float>{1, 2, 3}, 0, 0);
 }

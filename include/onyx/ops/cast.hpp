@@ -1,12 +1,17 @@
 // ops::Cast: output = input converted to the dtype in attribute `to`.
 // Opsets 6-latest (opsets 1-5, where `to` was a string, are not supported).
 // Covered types, both directions: every numeric type, bool, float16,
-// bfloat16 and string. Not supported: float8, 4/2-bit and complex types, so
-// `saturate` (float8 only) and `round_mode` are accepted and ignored.
+// bfloat16, string (to and from the numeric types and bool), the float8
+// types, float8e8m0, float4e2m1 and the packed int4/uint4/int2/uint2. Not
+// supported: complex types.
 // Conversions: float -> int truncates toward zero (out-of-range values are
 // undefined, as in the spec); x -> bool is x != 0; float -> string prints the
 // shortest text that reads back the same value; string -> number parses like
 // strtod/strtoll ("inf", "NaN" included; unparsable text gives 0).
+// To float8/float4e2m1/float8e8m0: core/float8.hpp (round to nearest even,
+// `saturate`; float8e8m0 by `round_mode`), from float64 through float32 (so a
+// float64 may round twice). To int4/uint4/int2/uint2: floats round to nearest
+// even, then (like every integer) keep the low bits (docs/technical/int4.md).
 // Inference computes small int64/int32/float32 results.
 // Kernel (kernels/cpu/cast.hpp), keyed by (input type, output type).
 // Tested in test/unit/cast_test.cpp.
@@ -16,8 +21,11 @@
 
 namespace onyx::ops {
 
+/// Types Cast converts through the scalar codecs of core/float8.hpp and
+/// core/packed.hpp rather than per (from, to) pair.
+inline constexpr dtype_set codec_types = dtypes::float8 | dtypes::sub_byte | dtype_set{dtype::float8e8m0};
 /// The element types Cast and CastLike convert between.
-inline constexpr dtype_set castable = dtypes::numeric | dtypes::boolean | dtypes::string;
+inline constexpr dtype_set castable = dtypes::numeric | dtypes::boolean | dtypes::string | codec_types;
 
 namespace detail {
 /// Cast of a small known int64/int32/float32/float64/bool tensor at inference.
@@ -46,10 +54,19 @@ inline std::optional<tensor> small_cast(const tensor& x, dtype to) {
   return y;
 }
 
+inline status check_round_mode(const infer_context& c, const std::string& mode) {
+  if (mode == "up" || mode == "down" || mode == "nearest") return ok();
+  return c.fail("round_mode '" + mode + "' is none of up, down, nearest");
+}
+
 inline status infer_cast(infer_context& c, dtype to) {
   ONYX_TRY(require_type(c, 0, castable, "T1"));
   if (!castable.contains(to))
     return status(errc::unsupported, "cast to " + std::string(name(to)) + " is not supported");
+  dtype from = c.input_type(0);
+  if ((from == dtype::string && codec_types.contains(to)) || (to == dtype::string && codec_types.contains(from)))
+    return status(errc::unsupported, "cast from " + std::string(name(from)) + " to " + std::string(name(to)) +
+                                         " is not supported");
   c.set_output(0, to, c.input_shape(0));
   if (const tensor* v = c.input_value(0))
     if (auto y = small_cast(*v, to)) c.set_output_value(0, std::move(*y));
@@ -67,11 +84,14 @@ struct Cast {
   struct attributes {
     std::int64_t to = 0;
     std::int64_t saturate = 1;
+    std::string round_mode = "up";
     static constexpr auto fields =
-        std::tuple{graph::field{"to", &attributes::to, true}, graph::field{"saturate", &attributes::saturate}};
+        std::tuple{graph::field{"to", &attributes::to, true}, graph::field{"saturate", &attributes::saturate},
+                   graph::field{"round_mode", &attributes::round_mode}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (!is_valid(static_cast<int>(a.to))) return c.fail("attribute to = " + std::to_string(a.to) + " is no ONNX type");
+    ONYX_TRY(detail::check_round_mode(c, a.round_mode));
     return detail::infer_cast(c, static_cast<dtype>(a.to));
   }
 };

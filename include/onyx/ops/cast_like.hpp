@@ -18,10 +18,13 @@ struct CastLike {
   static constexpr std::array signature{in(0), in(1)};
   struct attributes {
     std::int64_t saturate = 1;
-    static constexpr auto fields = std::tuple{graph::field{"saturate", &attributes::saturate}};
+    std::string round_mode = "up";
+    static constexpr auto fields = std::tuple{graph::field{"saturate", &attributes::saturate},
+                                              graph::field{"round_mode", &attributes::round_mode}};
   };
-  static status infer(const attributes&, infer_context& c) {
+  static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 1, castable, "T2"));
+    ONYX_TRY(detail::check_round_mode(c, a.round_mode));
     return detail::infer_cast(c, c.input_type(1));
   }
 };

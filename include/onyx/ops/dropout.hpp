@@ -3,7 +3,8 @@
 // Opsets 1-latest in one struct: 1-11 carry `ratio` (and, before 7,
 // `is_test`) as attributes, 12+ take `ratio` and `training_mode` as optional
 // inputs; inference mode is all any of them computes here. Deviations: a
-// `training_mode` input known to be true with a non-zero ratio is rejected
+// `training_mode` input true with a non-zero ratio is rejected (errc::unsupported:
+// by inference when both are constants, else by the kernel at run time)
 // (onyx does not train); the mask is bool in every opset (7-9 typed it T).
 // float8 data is not supported.
 // Kernel (kernels/cpu/dropout.hpp): any storable type (data is copied).
