@@ -7,6 +7,7 @@
 #include "onyx/ops/control_ops.hpp"
 #include "onyx/ops/elementwise_ops.hpp"
 #include "onyx/ops/loss_ops.hpp"
+#include "onyx/ops/misc_ops.hpp"
 #include "onyx/ops/nn_ops.hpp"
 #include "onyx/ops/recurrent_ops.hpp"
 #include "onyx/ops/sequence_ops.hpp"
@@ -18,6 +19,6 @@
 namespace onyx {
 
 using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops, control_ops, sequence_ops,
-                              transformer_ops, recurrent_ops, loss_ops, text_ops>;
+                              transformer_ops, recurrent_ops, loss_ops, text_ops, misc_ops>;
 
 }  // namespace onyx

@@ -1,0 +1,16 @@
+// onyx/ops/misc_ops.hpp: the misc op group: Shrink, Swish, CumSum, CumProd,
+// Einsum, Unique, Compress, NonMaxSuppression, the quantization ops and
+// the signal ops.
+#pragma once
+
+#include "onyx/ops/cum_prod.hpp"
+#include "onyx/ops/cum_sum.hpp"
+#include "onyx/ops/shrink.hpp"
+#include "onyx/ops/swish.hpp"
+#include "onyx/registry/registry.hpp"
+
+namespace onyx {
+
+using misc_ops = op_list<ops::Shrink, ops::Swish, ops::CumSum, ops::CumProd>;
+
+}  // namespace onyx
