@@ -1,6 +1,9 @@
 // kernels/cpu/misc_kernels.hpp: the CPU kernels of the misc op group.
 #pragma once
 
+#include "kernels/cpu/compress.hpp"
 #include "kernels/cpu/cumulative.hpp"
+#include "kernels/cpu/einsum.hpp"
 #include "kernels/cpu/shrink.hpp"
 #include "kernels/cpu/swish.hpp"
+#include "kernels/cpu/unique.hpp"

@@ -3,14 +3,17 @@
 // the signal ops.
 #pragma once
 
+#include "onyx/ops/compress.hpp"
 #include "onyx/ops/cum_prod.hpp"
 #include "onyx/ops/cum_sum.hpp"
+#include "onyx/ops/einsum.hpp"
 #include "onyx/ops/shrink.hpp"
 #include "onyx/ops/swish.hpp"
+#include "onyx/ops/unique.hpp"
 #include "onyx/registry/registry.hpp"
 
 namespace onyx {
 
-using misc_ops = op_list<ops::Shrink, ops::Swish, ops::CumSum, ops::CumProd>;
+using misc_ops = op_list<ops::Shrink, ops::Swish, ops::CumSum, ops::CumProd, ops::Einsum, ops::Unique, ops::Compress>;
 
 }  // namespace onyx
