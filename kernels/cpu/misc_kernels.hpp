@@ -4,6 +4,8 @@
 #include "kernels/cpu/compress.hpp"
 #include "kernels/cpu/cumulative.hpp"
 #include "kernels/cpu/einsum.hpp"
+#include "kernels/cpu/non_max_suppression.hpp"
+#include "kernels/cpu/quantize.hpp"
 #include "kernels/cpu/shrink.hpp"
 #include "kernels/cpu/swish.hpp"
 #include "kernels/cpu/unique.hpp"

@@ -6,7 +6,10 @@
 #include "onyx/ops/compress.hpp"
 #include "onyx/ops/cum_prod.hpp"
 #include "onyx/ops/cum_sum.hpp"
+#include "onyx/ops/dequantize_linear.hpp"
 #include "onyx/ops/einsum.hpp"
+#include "onyx/ops/non_max_suppression.hpp"
+#include "onyx/ops/quantize_linear.hpp"
 #include "onyx/ops/shrink.hpp"
 #include "onyx/ops/swish.hpp"
 #include "onyx/ops/unique.hpp"
@@ -14,6 +17,7 @@
 
 namespace onyx {
 
-using misc_ops = op_list<ops::Shrink, ops::Swish, ops::CumSum, ops::CumProd, ops::Einsum, ops::Unique, ops::Compress>;
+using misc_ops = op_list<ops::Shrink, ops::Swish, ops::CumSum, ops::CumProd, ops::Einsum, ops::Unique, ops::Compress,
+                         ops::NonMaxSuppression, ops::QuantizeLinear, ops::DequantizeLinear>;
 
 }  // namespace onyx

@@ -1,0 +1,130 @@
+// kernel<ops::QuantizeLinear, cpu>, kernel<ops::DequantizeLinear, cpu>: one
+// body each, whatever the types: x is decoded in blocks by the Cast codecs
+// (kernels/cpu/cast.hpp) into doubles, scale and zero point once into double
+// arrays, and the results encoded as y's type. Keyed by x's type only; every
+// instantiation calls the same function. Blocks split over the pool.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "kernels/cpu/cast.hpp"
+#include "onyx/ops/dequantize_linear.hpp"
+#include "onyx/ops/quantize_linear.hpp"
+
+namespace onyx {
+
+namespace kernels::cpu {
+
+inline std::vector<double> decode_all(const tensor& t) {
+  std::vector<double> f(static_cast<std::size_t>(t.size()));
+  std::vector<std::int64_t> k(f.size());
+  if (!f.empty()) decode_block(t, 0, t.size(), f.data(), k.data());
+  return f;
+}
+
+/// `v` rounded to the precision of float type `p` (float64: unchanged).
+inline double round_to(dtype p, double v) {
+  switch (p) {
+    case dtype::float32: return static_cast<float>(v);
+    case dtype::float16: return to_float(to_float16(static_cast<float>(v)));
+    case dtype::bfloat16: return to_float(to_bfloat16(static_cast<float>(v)));
+    default: return v;
+  }
+}
+
+/// The saturation range of an integer quantized type; nullopt for floats.
+inline std::optional<std::pair<double, double>> quant_range(dtype t) {
+  switch (t) {
+    case dtype::int8: return std::pair{-128.0, 127.0};
+    case dtype::uint8: return std::pair{0.0, 255.0};
+    case dtype::int16: return std::pair{-32768.0, 32767.0};
+    case dtype::uint16: return std::pair{0.0, 65535.0};
+    case dtype::int4: return std::pair{-8.0, 7.0};
+    case dtype::uint4: return std::pair{0.0, 15.0};
+    case dtype::int2: return std::pair{-2.0, 1.0};
+    case dtype::uint2: return std::pair{0.0, 3.0};
+    default: return std::nullopt;
+  }
+}
+
+/// y[j] = f(x[j], scale index of j) for every element, through the codecs.
+template <class F>
+void map_quantized(const tensor& x, tensor& y, const ops::detail::quant_layout& q, const cast_options& o,
+                   const thread_pool* pool, F f) {
+  if (y.bytes() > 0) std::memset(y.raw(), 0, y.bytes());  // padding bits of packed outputs
+  constexpr std::int64_t block = 256;
+  std::int64_t blocks = (x.size() + block - 1) / block;
+  parallel_for(pool, blocks, 16, [&](std::int64_t first, std::int64_t last) {
+    double v[block], r[block];
+    std::int64_t k[block];
+    for (std::int64_t blk = first; blk < last; ++blk) {
+      std::int64_t b = blk * block, n = std::min(block, x.size() - b);
+      decode_block(x, b, n, v, k);
+      for (std::int64_t j = 0; j < n; ++j) {
+        std::int64_t flat = b + j, i = flat % q.inner, rest = flat / q.inner;
+        r[j] = f(v[j], q.scale_index(rest / q.n, rest % q.n, i));
+      }
+      encode_block(y, b, n, r, k, false, o);
+    }
+  });
+}
+
+inline status quantize_linear(const call<ops::QuantizeLinear>& c) {
+  const auto& a = c.attrs();
+  const tensor& x = c.input(0);
+  const tensor& s = c.input(1);
+  tensor& y = c.output(0);
+  ONYX_ASSIGN(auto q, ops::detail::quant_layout_of(x.shape(), s.shape(), a.axis, a.block_size));
+  std::vector<double> scale = decode_all(s), zero(scale.size(), 0.0);
+  if (c.has_input(2)) {
+    if (!ops::detail::same_quant_shape(s.shape(), c.input(2).shape())) return status(errc::invalid_argument, "y_zero_point and y_scale differ in shape");
+    zero = decode_all(c.input(2));
+  }
+  dtype precision = a.precision                      ? static_cast<dtype>(a.precision)
+                    : s.type() == dtype::float8e8m0 ? dtype::float32
+                    : s.type() == dtype::int32      ? dtype::float64
+                                                    : s.type();
+  auto range = quant_range(y.type());
+  map_quantized(x, y, q, make_cast_options(a.saturate, "up"), c.pool(), [&](double v, std::int64_t si) {
+    double t = round_to(precision, v / scale[si]);
+    if (!range) return t + zero[si];
+    return std::clamp(std::nearbyint(t) + zero[si], range->first, range->second);
+  });
+  return ok();
+}
+
+inline status dequantize_linear(const call<ops::DequantizeLinear>& c) {
+  const auto& a = c.attrs();
+  const tensor& x = c.input(0);
+  const tensor& s = c.input(1);
+  tensor& y = c.output(0);
+  ONYX_ASSIGN(auto q, ops::detail::quant_layout_of(x.shape(), s.shape(), a.axis, a.block_size));
+  std::vector<double> scale = decode_all(s), zero(scale.size(), 0.0);
+  if (c.has_input(2)) {
+    if (!ops::detail::same_quant_shape(s.shape(), c.input(2).shape())) return status(errc::invalid_argument, "x_zero_point and x_scale differ in shape");
+    zero = decode_all(c.input(2));
+  }
+  map_quantized(x, y, q, cast_options{}, c.pool(), [&](double v, std::int64_t si) {
+    return round_to(y.type(), (v - zero[si]) * scale[si]);
+  });
+  return ok();
+}
+
+}  // namespace kernels::cpu
+
+template <> struct kernel<ops::QuantizeLinear, cpu> {
+  static constexpr std::array types{ops::QuantizeLinear::T1};
+  template <ops::signature> static status run(const call<ops::QuantizeLinear>& c) {
+    return kernels::cpu::quantize_linear(c);
+  }
+};
+
+template <> struct kernel<ops::DequantizeLinear, cpu> {
+  static constexpr std::array types{ops::DequantizeLinear::T1};
+  template <ops::signature> static status run(const call<ops::DequantizeLinear>& c) {
+    return kernels::cpu::dequantize_linear(c);
+  }
+};
+
+}  // namespace onyx
