@@ -4,6 +4,8 @@
 #include "kernels/cpu/compress.hpp"
 #include "kernels/cpu/cumulative.hpp"
 #include "kernels/cpu/einsum.hpp"
+#include "kernels/cpu/integer_conv.hpp"
+#include "kernels/cpu/integer_mat_mul.hpp"
 #include "kernels/cpu/non_max_suppression.hpp"
 #include "kernels/cpu/quantize.hpp"
 #include "kernels/cpu/shrink.hpp"

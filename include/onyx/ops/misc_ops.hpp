@@ -4,11 +4,15 @@
 #pragma once
 
 #include "onyx/ops/compress.hpp"
+#include "onyx/ops/conv_integer.hpp"
 #include "onyx/ops/cum_prod.hpp"
 #include "onyx/ops/cum_sum.hpp"
 #include "onyx/ops/dequantize_linear.hpp"
 #include "onyx/ops/einsum.hpp"
+#include "onyx/ops/matmul_integer.hpp"
 #include "onyx/ops/non_max_suppression.hpp"
+#include "onyx/ops/qlinear_conv.hpp"
+#include "onyx/ops/qlinear_matmul.hpp"
 #include "onyx/ops/quantize_linear.hpp"
 #include "onyx/ops/shrink.hpp"
 #include "onyx/ops/swish.hpp"
@@ -18,6 +22,7 @@
 namespace onyx {
 
 using misc_ops = op_list<ops::Shrink, ops::Swish, ops::CumSum, ops::CumProd, ops::Einsum, ops::Unique, ops::Compress,
-                         ops::NonMaxSuppression, ops::QuantizeLinear, ops::DequantizeLinear>;
+                         ops::NonMaxSuppression, ops::QuantizeLinear, ops::DequantizeLinear, ops::MatMulInteger,
+                         ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv>;
 
 }  // namespace onyx
