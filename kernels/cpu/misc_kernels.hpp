@@ -3,6 +3,7 @@
 
 #include "kernels/cpu/compress.hpp"
 #include "kernels/cpu/cumulative.hpp"
+#include "kernels/cpu/dynamic_quantize_linear.hpp"
 #include "kernels/cpu/einsum.hpp"
 #include "kernels/cpu/integer_conv.hpp"
 #include "kernels/cpu/integer_mat_mul.hpp"

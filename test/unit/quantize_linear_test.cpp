@@ -1,9 +1,10 @@
 // QuantizeLinear / DequantizeLinear: per-tensor int8 (ties to even,
 // saturation), per-axis uint8, blocked int4 (packed), float8, against scalar
-// formulas; bad scale shapes and zero-point types.
+// formulas; DynamicQuantizeLinear; bad scale shapes and zero-point types.
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "kernels/cpu/dynamic_quantize_linear.hpp"
 #include "kernels/cpu/quantize.hpp"
 #include "onyx/core/packed.hpp"
 #include "op_harness.hpp"
@@ -92,4 +93,25 @@ TEST_CASE("Quantize/DequantizeLinear reject bad scale shapes and zero-point type
                                                 tensor::scalar<std::uint8_t>(0)});
   REQUIRE(!z.ok());
   CHECK(z.error().message().find("x_zero_point") != std::string::npos);
+}
+
+TEST_CASE("DynamicQuantizeLinear derives scale and zero point from the range", "[misc]") {
+  for (auto [lo, hi] : {std::pair{-3.0f, 5.0f}, std::pair{0.5f, 2.0f}, std::pair{-4.0f, -1.0f}}) {
+    auto x = test::random_values<float>(1001, lo, hi, 83);
+    float mn = 0, mx = 0;
+    for (float v : x) mn = std::min(mn, v), mx = std::max(mx, v);
+    float scale = (mx - mn) / 255.0f;
+    float zero = std::nearbyint(std::clamp(-mn / scale, 0.0f, 255.0f));
+    std::vector<std::uint8_t> want;
+    for (float v : x) want.push_back(std::uint8_t(std::clamp(std::nearbyint(v / scale) + zero, 0.0f, 255.0f)));
+    thread_pool pool(2);
+    auto r = test::run_op<ops::DynamicQuantizeLinear>({tensor::from(x, {7, 143})}, {}, 3, &pool);
+    REQUIRE(r.ok());
+    test::require_close((*r)[0], want, 0, 0);
+    CHECK((*r)[1].values<float>()[0] == scale);
+    CHECK((*r)[2].values<std::uint8_t>()[0] == zero);
+  }
+  auto bad = test::run_op<ops::DynamicQuantizeLinear>({tensor::from(std::vector<double>{1}, {1})}, {}, 3);
+  REQUIRE(!bad.ok());
+  CHECK(bad.error().message().find("T1") != std::string::npos);
 }

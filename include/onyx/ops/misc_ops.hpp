@@ -8,6 +8,7 @@
 #include "onyx/ops/cum_prod.hpp"
 #include "onyx/ops/cum_sum.hpp"
 #include "onyx/ops/dequantize_linear.hpp"
+#include "onyx/ops/dynamic_quantize_linear.hpp"
 #include "onyx/ops/einsum.hpp"
 #include "onyx/ops/matmul_integer.hpp"
 #include "onyx/ops/non_max_suppression.hpp"
@@ -23,6 +24,6 @@ namespace onyx {
 
 using misc_ops = op_list<ops::Shrink, ops::Swish, ops::CumSum, ops::CumProd, ops::Einsum, ops::Unique, ops::Compress,
                          ops::NonMaxSuppression, ops::QuantizeLinear, ops::DequantizeLinear, ops::MatMulInteger,
-                         ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv>;
+                         ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv, ops::DynamicQuantizeLinear>;
 
 }  // namespace onyx
