@@ -1,12 +1,19 @@
 # The prebuilt kernel library: one generated TU per CPU kernel header (a file
-# of kernels/cpu/ that specializes onyx::kernel), so the kernels compile in
-# parallel and the registry TU (kernels/all_ops.cpp) instantiates none.
+# of kernels/cpu/ that specializes onyx::kernel<ops::X, cpu>). Each TU
+# includes only that header and explicitly instantiates the kernel tables of
+# the ops it specializes, so the kernels compile in parallel and the registry
+# TU (kernels/all_ops.cpp) instantiates none of them.
 file(GLOB ONYX_KERNEL_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/cpu/*.hpp)
 foreach(header IN LISTS ONYX_KERNEL_HEADERS)
-  file(STRINGS ${header} specializes REGEX "struct kernel<")
-  if(NOT specializes)
+  file(STRINGS ${header} specializations REGEX "struct kernel<ops::[A-Za-z_0-9:]+, cpu>")
+  if(NOT specializations)
     continue()
   endif()
+  set(ONYX_INSTANTIATIONS "")
+  foreach(line IN LISTS specializations)
+    string(REGEX MATCH "kernel<(ops::[A-Za-z_0-9:]+), cpu>" _ "${line}")
+    string(APPEND ONYX_INSTANTIATIONS "template struct onyx::prebuilt_kernels<onyx::${CMAKE_MATCH_1}, onyx::cpu>;\n")
+  endforeach()
   get_filename_component(name ${header} NAME_WE)
   file(RELATIVE_PATH ONYX_KERNEL_HEADER ${PROJECT_SOURCE_DIR} ${header})
   set(tu ${PROJECT_BINARY_DIR}/kernels/cpu/${name}.cpp)

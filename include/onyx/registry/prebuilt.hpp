@@ -4,8 +4,8 @@
 // that uses it: right for a trimmed, header-only build. The full preset is
 // too large for one TU (the registry TU has a 30 s budget), so the prebuilt
 // library splits it: each kernel header is compiled in a TU of its own that
-// defines `prebuilt_kernels<Op, B>::entries()` for the ops it implements
-// (kernels/cpu/instantiate.cpp.in), and the registry TU only links to them:
+// explicitly instantiates `prebuilt_kernels<Op, B>` for the ops whose kernels
+// it specializes (cmake/kernels.cmake), and the registry TU links to them:
 //
 //   using all = prebuilt_registry<all_ops, backend_list<cpu>>;
 //
