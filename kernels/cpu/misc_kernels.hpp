@@ -1,6 +1,9 @@
 // kernels/cpu/misc_kernels.hpp: the CPU kernels of the misc op group.
 #pragma once
 
+#include "kernels/cpu/bit_cast.hpp"
+#include "kernels/cpu/center_crop_pad.hpp"
+#include "kernels/cpu/col2im.hpp"
 #include "kernels/cpu/compress.hpp"
 #include "kernels/cpu/cumulative.hpp"
 #include "kernels/cpu/dynamic_quantize_linear.hpp"
@@ -9,6 +12,8 @@
 #include "kernels/cpu/integer_mat_mul.hpp"
 #include "kernels/cpu/non_max_suppression.hpp"
 #include "kernels/cpu/quantize.hpp"
+#include "kernels/cpu/reverse_sequence.hpp"
 #include "kernels/cpu/shrink.hpp"
 #include "kernels/cpu/swish.hpp"
 #include "kernels/cpu/unique.hpp"
+#include "kernels/cpu/windows.hpp"

@@ -3,6 +3,10 @@
 // the signal ops.
 #pragma once
 
+#include "onyx/ops/bit_cast.hpp"
+#include "onyx/ops/blackman_window.hpp"
+#include "onyx/ops/center_crop_pad.hpp"
+#include "onyx/ops/col2im.hpp"
 #include "onyx/ops/compress.hpp"
 #include "onyx/ops/conv_integer.hpp"
 #include "onyx/ops/cum_prod.hpp"
@@ -10,11 +14,14 @@
 #include "onyx/ops/dequantize_linear.hpp"
 #include "onyx/ops/dynamic_quantize_linear.hpp"
 #include "onyx/ops/einsum.hpp"
+#include "onyx/ops/hamming_window.hpp"
+#include "onyx/ops/hann_window.hpp"
 #include "onyx/ops/matmul_integer.hpp"
 #include "onyx/ops/non_max_suppression.hpp"
 #include "onyx/ops/qlinear_conv.hpp"
 #include "onyx/ops/qlinear_matmul.hpp"
 #include "onyx/ops/quantize_linear.hpp"
+#include "onyx/ops/reverse_sequence.hpp"
 #include "onyx/ops/shrink.hpp"
 #include "onyx/ops/swish.hpp"
 #include "onyx/ops/unique.hpp"
@@ -24,6 +31,8 @@ namespace onyx {
 
 using misc_ops = op_list<ops::Shrink, ops::Swish, ops::CumSum, ops::CumProd, ops::Einsum, ops::Unique, ops::Compress,
                          ops::NonMaxSuppression, ops::QuantizeLinear, ops::DequantizeLinear, ops::MatMulInteger,
-                         ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv, ops::DynamicQuantizeLinear>;
+                         ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv, ops::DynamicQuantizeLinear,
+                         ops::HannWindow, ops::HammingWindow, ops::BlackmanWindow, ops::ReverseSequence,
+                         ops::BitCast, ops::CenterCropPad, ops::Col2Im>;
 
 }  // namespace onyx
