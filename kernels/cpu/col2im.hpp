@@ -13,7 +13,7 @@ namespace onyx {
 
 namespace kernels::cpu {
 
-template <class T> status col2im(const call<ops::Col2Im>& c) {
+template <class T> status fold_columns(const call<ops::Col2Im>& c) {
   const tensor& x = c.input(0);
   const auto image = c.input(1).values<std::int64_t>();
   const auto block = c.input(2).values<std::int64_t>();
@@ -83,7 +83,7 @@ template <class T> status col2im(const call<ops::Col2Im>& c) {
 template <> struct kernel<ops::Col2Im, cpu> {
   static constexpr std::array types{ops::Col2Im::T};
   template <ops::signature S> static status run(const call<ops::Col2Im>& c) {
-    return kernels::cpu::col2im<storage_t<S[0]>>(c);
+    return kernels::cpu::fold_columns<storage_t<S[0]>>(c);
   }
 };
 
