@@ -237,6 +237,7 @@ inline graph::evaluate_fn make_evaluator(const thread_pool* pool) {
 struct compile_options {
   bool optimize = true;
   const thread_pool* pool = nullptr;
+  op_table ops;  // what fusions may produce
 };
 
 /// Infers, optimizes and binds `g`. `outer` gives the types of values the
@@ -256,7 +257,7 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
     cg->types.known[id] = outer->known[src];
   }
   ONYX_TRY(graph::infer_graph(*g, cg->types, evaluate));
-  if (opt.optimize) ONYX_TRY(graph::passes::optimize(*g, cg->types, evaluate));
+  if (opt.optimize) ONYX_TRY(graph::passes::optimize(*g, cg->types, evaluate, opt.ops));
 
   // Bind: each node gets the kernel of the first backend that has one.
   // Subgraph bodies run on the host, where their owner's kernel calls them.

@@ -17,6 +17,7 @@
 
 #include "onyx/runtime/compiled_graph.hpp"
 #include "onyx/runtime/memory_plan.hpp"
+#include "onyx/runtime/profile.hpp"
 
 namespace onyx::runtime {
 
@@ -90,6 +91,7 @@ struct run_context {
   std::vector<value> slots;
   std::vector<std::vector<value*>> in_ptrs, out_ptrs;  // per step
   std::vector<char> reset_after_run;                   // per value
+  op_profile* profile = nullptr;                       // set under ONYX_PROFILE
 };
 
 namespace executor_detail {
@@ -250,7 +252,9 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
     c.in_ = rc.in_ptrs[s];
     c.out_ = outs;
     c.ctx_ = &ctx;
+    const auto start = rc.profile ? op_profile::clock::now() : op_profile::clock::time_point{};
     status r = b.kernel->run(c);
+    if (rc.profile) rc.profile->add(n.op_type, op_profile::clock::now() - start);
     if (!r.ok()) return std::move(r).with_context(n.label());
   }
   return ok();

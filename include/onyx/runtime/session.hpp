@@ -107,6 +107,8 @@ class session_core {
     ONYX_ASSIGN(auto plan, plan_for(std::move(types), std::move(key)));
 
     auto rc = acquire();
+    rc->profile = profile_.get();
+    if (profile_) profile_->count_run();
     runtime::bind_plan(*main_, plan.get(), *rc);
     for (std::size_t i = 0; i < g.inputs.size(); ++i) rc->slots[g.inputs[i]] = *given[i];
     status st = runtime::execute(*main_, plan.get(), *rc, pool_.get());
@@ -134,12 +136,15 @@ class session_core {
   }
 #endif
 
-  virtual ~session_core() = default;
+  virtual ~session_core() {
+    if (profile_) std::fputs(profile_->report().c_str(), stderr);
+  }
 
  protected:
   session_core(const op_table& ops, const session_options& opt) : ops_(ops), opt_(opt) {
     int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     if (threads > 1) pool_ = std::make_unique<thread_pool>(threads);
+    profile_ = runtime::op_profile::from_environment();
   }
 
 #if defined(__cpp_exceptions)
@@ -157,7 +162,7 @@ class session_core {
 
   status prepare() {
     ONYX_TRY(graph::normalize(*model_.main, ops_));
-    runtime::compile_options co{opt_.optimize, pool_.get()};
+    runtime::compile_options co{opt_.optimize, pool_.get(), ops_};
     ONYX_ASSIGN(main_, runtime::compile(model_.main, co));
     const auto& g = *main_->g;
     for (int id : g.inputs) inputs_.push_back({g.values[id].name, g.values[id].type});
@@ -222,6 +227,7 @@ class session_core {
   op_table ops_;
   session_options opt_;
   std::unique_ptr<thread_pool> pool_;
+  std::unique_ptr<runtime::op_profile> profile_;  // ONYX_PROFILE
   graph::model model_;
   std::shared_ptr<const runtime::compiled_graph> main_;
   std::vector<io_info> inputs_, outputs_;

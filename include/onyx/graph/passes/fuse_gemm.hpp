@@ -1,0 +1,73 @@
+// onyx/graph/passes/fuse_gemm.hpp: a bias Add folded into the product before it.
+//
+//   MatMul(A, B) + c    ->  Gemm(A, B, c)         A of rank 2, B a constant of rank 2
+//   Gemm(A, B) + c      ->  Gemm(A, B, c), beta 1  the Gemm had no C
+// where c is a constant of the product's dtype that broadcasts to its [M, N]
+// output without changing its shape (rank <= 2, each dim 1 or the output's),
+// and the product's output has the Add as its single reader. Gemm adds C in
+// its GEMM epilogue (or copies it into Y first), which saves the Add's pass
+// over memory. Fires only when the op table has Gemm with a kernel for the
+// dtype. Tested in test/unit/fuse_conv_test.cpp.
+#pragma once
+
+#include "onyx/graph/passes/fuse_conv.hpp"
+
+namespace onyx::graph::passes {
+
+inline status fuse_gemm(graph& g, inferred& st, const op_table& ops) {
+  using namespace fuse_detail;
+  const op_info* gemm = ops.latest("", "Gemm");
+  if (!gemm) return ok();
+  const readers r(g);
+  std::vector<char> removed(g.nodes.size(), 0);
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    node& prod = g.nodes[k];
+    const bool matmul = is(prod, "MatMul");
+    if (removed[k] || !(matmul || is(prod, "Gemm")) || prod.inputs.size() < 2 || prod.outputs.size() != 1) continue;
+    if (matmul) {
+      const int a = prod.inputs[0], b = prod.inputs[1];
+      if (a < 0 || b < 0 || !st.types[a].shape.rank_known || st.types[a].shape.rank() != 2 || !g.values[b].constant ||
+          g.values[b].constant->rank() != 2)
+        continue;
+    } else if (prod.inputs.size() > 2 && prod.inputs[2] >= 0) {
+      continue;
+    }
+    const int y = prod.outputs[0];
+    const int next = y >= 0 ? r.sole(y) : -1;
+    if (next < 0 || !is(g.nodes[next], "Add") || g.nodes[next].inputs.size() != 2) continue;
+    const node& add = g.nodes[next];
+    const int c = add.inputs[0] == y ? add.inputs[1] : add.inputs[0];
+    const auto& out = st.types[y].shape;
+    if (c < 0 || !g.values[c].constant || g.values[c].constant->type() != st.types[y].type || !out.rank_known ||
+        out.rank() != 2)
+      continue;
+    const tensor& ct = *g.values[c].constant;
+    bool fits = ct.rank() <= 2;
+    for (std::size_t j = 0; fits && j < ct.rank(); ++j) {
+      const auto& d = out[2 - ct.rank() + j];
+      fits = ct.dim(j) == 1 || (d.known() && d.value() == ct.dim(j));
+    }
+    if (!fits) continue;
+
+    node n;
+    n.name = prod.name;
+    n.op_type = prod.op_type + "+Add";
+    n.op = gemm;
+    if (!matmul)
+      for (const auto& a : prod.raw_attrs)
+        if (a.name != "beta") n.raw_attrs.push_back(a);
+    n.inputs = {prod.inputs[0], prod.inputs[1], c};
+    n.outputs = add.outputs;
+    if (!kernel_exists(*gemm, n, st)) continue;
+    ONYX_ASSIGN(n.attrs, gemm->parse(n.raw_attrs));
+    prod = std::move(n);
+    removed[next] = 1;
+  }
+  std::vector<node> kept;
+  for (std::size_t k = 0; k < g.nodes.size(); ++k)
+    if (!removed[k]) kept.push_back(std::move(g.nodes[k]));
+  g.nodes = std::move(kept);
+  return ok();
+}
+
+}  // namespace onyx::graph::passes
