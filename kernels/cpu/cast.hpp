@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "kernels/cpu/elementwise.hpp"
 #include "onyx/core/float8.hpp"
@@ -129,6 +130,14 @@ inline bool decode_block(const tensor& x, std::int64_t b, std::int64_t n, double
     case dtype::uint2: return ints([&](std::int64_t i) { return packed_get(bytes, 2, i); });
     default: return false;
   }
+}
+
+/// Every element of `t` as a double (small tensors: scales, grids).
+inline std::vector<double> decode_all(const tensor& t) {
+  std::vector<double> f(static_cast<std::size_t>(t.size()));
+  std::vector<std::int64_t> k(f.size());
+  if (!f.empty()) decode_block(t, 0, t.size(), f.data(), k.data());
+  return f;
 }
 
 /// A float truncated toward zero as int64 bits (NaN gives 0, out-of-range

@@ -16,13 +16,6 @@ namespace onyx {
 
 namespace kernels::cpu {
 
-inline std::vector<double> decode_all(const tensor& t) {
-  std::vector<double> f(static_cast<std::size_t>(t.size()));
-  std::vector<std::int64_t> k(f.size());
-  if (!f.empty()) decode_block(t, 0, t.size(), f.data(), k.data());
-  return f;
-}
-
 /// `v` rounded to the precision of float type `p` (float64: unchanged).
 inline double round_to(dtype p, double v) {
   switch (p) {

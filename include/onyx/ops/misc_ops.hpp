@@ -14,6 +14,7 @@
 #include "onyx/ops/dequantize_linear.hpp"
 #include "onyx/ops/dynamic_quantize_linear.hpp"
 #include "onyx/ops/einsum.hpp"
+#include "onyx/ops/grid_sample.hpp"
 #include "onyx/ops/hamming_window.hpp"
 #include "onyx/ops/hann_window.hpp"
 #include "onyx/ops/matmul_integer.hpp"
@@ -33,6 +34,6 @@ using misc_ops = op_list<ops::Shrink, ops::Swish, ops::CumSum, ops::CumProd, ops
                          ops::NonMaxSuppression, ops::QuantizeLinear, ops::DequantizeLinear, ops::MatMulInteger,
                          ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv, ops::DynamicQuantizeLinear,
                          ops::HannWindow, ops::HammingWindow, ops::BlackmanWindow, ops::ReverseSequence,
-                         ops::BitCast, ops::CenterCropPad, ops::Col2Im>;
+                         ops::BitCast, ops::CenterCropPad, ops::Col2Im, ops::GridSample>;
 
 }  // namespace onyx
