@@ -12,18 +12,21 @@
 #include "onyx/ops/cum_prod.hpp"
 #include "onyx/ops/cum_sum.hpp"
 #include "onyx/ops/dequantize_linear.hpp"
+#include "onyx/ops/dft.hpp"
 #include "onyx/ops/dynamic_quantize_linear.hpp"
 #include "onyx/ops/einsum.hpp"
 #include "onyx/ops/grid_sample.hpp"
 #include "onyx/ops/hamming_window.hpp"
 #include "onyx/ops/hann_window.hpp"
 #include "onyx/ops/matmul_integer.hpp"
+#include "onyx/ops/mel_weight_matrix.hpp"
 #include "onyx/ops/non_max_suppression.hpp"
 #include "onyx/ops/qlinear_conv.hpp"
 #include "onyx/ops/qlinear_matmul.hpp"
 #include "onyx/ops/quantize_linear.hpp"
 #include "onyx/ops/reverse_sequence.hpp"
 #include "onyx/ops/shrink.hpp"
+#include "onyx/ops/stft.hpp"
 #include "onyx/ops/swish.hpp"
 #include "onyx/ops/unique.hpp"
 #include "onyx/registry/registry.hpp"
@@ -34,6 +37,7 @@ using misc_ops = op_list<ops::Shrink, ops::Swish, ops::CumSum, ops::CumProd, ops
                          ops::NonMaxSuppression, ops::QuantizeLinear, ops::DequantizeLinear, ops::MatMulInteger,
                          ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv, ops::DynamicQuantizeLinear,
                          ops::HannWindow, ops::HammingWindow, ops::BlackmanWindow, ops::ReverseSequence,
-                         ops::BitCast, ops::CenterCropPad, ops::Col2Im, ops::GridSample>;
+                         ops::BitCast, ops::CenterCropPad, ops::Col2Im, ops::GridSample, ops::DFT,
+                         ops::DFT_v17, ops::STFT, ops::MelWeightMatrix>;
 
 }  // namespace onyx
