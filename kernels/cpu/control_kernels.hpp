@@ -4,3 +4,4 @@
 #include "kernels/cpu/if.hpp"
 #include "kernels/cpu/loop.hpp"
 #include "kernels/cpu/scan.hpp"
+#include "kernels/cpu/sequence_map.hpp"

@@ -17,6 +17,7 @@
 
 #include "onyx/core/status.hpp"
 #include "onyx/core/tensor.hpp"
+#include "onyx/ops/value_type.hpp"
 
 namespace onyx::graph {
 
@@ -26,8 +27,8 @@ struct attribute {
   std::string name;
   std::variant<std::int64_t, float, std::string, tensor, std::shared_ptr<const graph>, std::vector<std::int64_t>,
                std::vector<float>, std::vector<std::string>, std::vector<tensor>,
-               std::vector<std::shared_ptr<const graph>>>
-      data;
+               std::vector<std::shared_ptr<const graph>>, ops::value_type>
+      data;  // ops::value_type: a TYPE_PROTO attribute
 };
 
 /// One entry of an op's attribute table: the spec's name and the member it fills.
@@ -60,7 +61,8 @@ template <class M> status assign(M& out, const attribute& a) {
     return wrong();
   } else if constexpr (std::is_same_v<M, std::vector<std::int64_t>> || std::is_same_v<M, std::vector<std::string>> ||
                        std::is_same_v<M, std::string> || std::is_same_v<M, tensor> ||
-                       std::is_same_v<M, std::shared_ptr<const graph>> || std::is_same_v<M, std::vector<tensor>>) {
+                       std::is_same_v<M, std::shared_ptr<const graph>> || std::is_same_v<M, std::vector<tensor>> ||
+                       std::is_same_v<M, ops::value_type>) {
     if (auto* v = std::get_if<M>(&a.data)) return out = *v, ok();
     return wrong();
   } else if constexpr (std::is_same_v<M, std::vector<float>>) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 
 #include "onyx/graph/ir.hpp"
 
@@ -22,6 +23,9 @@ namespace onyx::graph {
 struct inferred {
   std::vector<ops::value_type> types;
   std::vector<std::optional<tensor>> known;  // propagated or constant values
+  /// Per subgraph of this graph's nodes: its last inference, under the input
+  /// types its node gave it (compile() binds the body's kernels from it).
+  std::map<const graph*, std::shared_ptr<const inferred>> bodies;
 };
 
 /// Runs `n` on known inputs (the runtime's kernels); used to propagate values.
@@ -35,7 +39,8 @@ namespace infer_detail {
 
 class context final : public ops::infer_context {
  public:
-  context(const node& n, inferred& st) : n_(n), st_(st) {
+  context(const graph* g, const node& n, inferred& st, const evaluate_fn& evaluate)
+      : g_(g), n_(n), st_(st), evaluate_(evaluate) {
     outs_.resize(n.outputs.size());
     vals_.resize(n.outputs.size());
   }
@@ -58,13 +63,17 @@ class context final : public ops::infer_context {
     if (i < output_count()) vals_[i] = std::move(v);
   }
   const std::string& node_name() const override { return n_.name; }
+  result<std::optional<std::vector<ops::value_type>>> infer_subgraph(const graph& body,
+                                                                     std::span<const ops::value_type> ins) override;
 
   std::vector<ops::value_type> outs_;
   std::vector<std::optional<tensor>> vals_;
 
  private:
+  const graph* g_;  // the graph `n_` is in; null: captures keep their declared types
   const node& n_;
   inferred& st_;
+  const evaluate_fn& evaluate_;
 };
 
 }  // namespace infer_detail
@@ -74,15 +83,18 @@ inline inferred initial_state(const graph& g) {
   inferred st;
   st.types.reserve(g.values.size());
   for (auto& v : g.values) {
-    st.types.push_back(v.type);
+    // A constant's type is its tensor's (folding leaves no node to infer it).
+    st.types.push_back(v.constant ? ops::value_type{value_kind::tensor, v.constant->type(), sym_shape(v.constant->shape())}
+                                  : v.type);
     st.known.push_back(v.constant);
   }
   return st;
 }
 
-/// Infers node `n` into `st`: types and shapes, then (when possible) values.
-inline status infer_node(const node& n, inferred& st, const evaluate_fn& evaluate) {
-  infer_detail::context c(n, st);
+/// Infers node `n` of graph `g` into `st`: types and shapes, then (when
+/// possible) values.
+inline status infer_node(const node& n, inferred& st, const evaluate_fn& evaluate, const graph* g = nullptr) {
+  infer_detail::context c(g, n, st, evaluate);
   ONYX_TRY(n.op->infer(n.attrs.get(), c));
   for (std::size_t i = 0; i < n.outputs.size(); ++i) {
     int id = n.outputs[i];
@@ -125,10 +137,40 @@ inline status infer_node(const node& n, inferred& st, const evaluate_fn& evaluat
 /// Infers every node of `g` in order; errors name the node and its op.
 inline status infer_graph(const graph& g, inferred& st, const evaluate_fn& evaluate) {
   for (const auto& n : g.nodes) {
-    status s = infer_node(n, st, evaluate);
+    status s = infer_node(n, st, evaluate, &g);
     if (!s.ok()) return std::move(s).with_context(n.label());
   }
   return ok();
+}
+
+/// A body's inference starts from its declarations, with the types its node
+/// gives its inputs (their values unknown: they change from one run to the
+/// next) and the enclosing graph's types and values for what it captures.
+inline result<std::optional<std::vector<ops::value_type>>> infer_detail::context::infer_subgraph(
+    const graph& body, std::span<const ops::value_type> ins) {
+  if (ins.size() != body.inputs.size())
+    return status(errc::invalid_graph, "subgraph '" + body.name + "' takes " + std::to_string(body.inputs.size()) +
+                                           " inputs, the node gives it " + std::to_string(ins.size()));
+  auto st = std::make_shared<inferred>(initial_state(body));
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    int id = body.inputs[i];
+    ops::value_type t = ins[i];
+    if (t.type == dtype::undefined) t.type = st->types[id].type;
+    if (!t.shape.rank_known) t.shape = st->types[id].shape;
+    st->types[id] = std::move(t);
+    st->known[id].reset();
+  }
+  for (int id : body.captures)
+    if (int src = g_ ? g_->find(body.values[id].name) : -1; src >= 0) {
+      st->types[id] = st_.types[src];
+      st->known[id] = st_.known[src];
+    }
+  status s = infer_graph(body, *st, evaluate_);
+  if (!s.ok()) return std::move(s).with_context("subgraph '" + body.name + "'");
+  std::vector<ops::value_type> outs;
+  for (int id : body.outputs) outs.push_back(st->types[id]);
+  st_.bodies[&body] = std::move(st);
+  return std::optional(std::move(outs));
 }
 
 }  // namespace onyx::graph

@@ -317,6 +317,7 @@ class converter {
         out.data = std::move(ts);
         break;
       }
+      case AP::TYPE_PROTO: out.data = convert_type(a.tp()); break;
       case AP::GRAPH: {
         auto g = convert(*a.mutable_g(), &sc);
         if (!g.ok()) return std::move(g).error().with_context("subgraph '" + a.name() + "'");

@@ -457,7 +457,18 @@ inline result<value> read_value_file(const std::filesystem::path& path, proto_ki
   switch (kind) {
     case proto_kind::tensor: return read(onnx::TensorProto{});
     case proto_kind::sequence: return read(onnx::SequenceProto{});
-    case proto_kind::optional: return read(onnx::OptionalProto{});
+    case proto_kind::optional: {
+      // OptionalProto and SequenceProto share field numbers and elem_type
+      // values, so a sequence file parses as an optional whose one value is
+      // its elements merged. An optional holds one value at most: a file
+      // that holds several is a sequence (a value the optional would hold).
+      onnx::SequenceProto s;
+      if (read_proto_file(path, s).ok() && s.tensor_values_size() + s.sparse_tensor_values_size() +
+                                                   s.sequence_values_size() + s.map_values_size() +
+                                                   s.optional_values_size() > 1)
+        return read(onnx::SequenceProto{});
+      return read(onnx::OptionalProto{});
+    }
     case proto_kind::map: return read(onnx::MapProto{});
     case proto_kind::any: break;
   }

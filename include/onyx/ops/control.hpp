@@ -1,5 +1,6 @@
-// onyx/ops/control.hpp: shape rules the control-flow ops (If, Loop, Scan)
-// share: reading the declared types of a subgraph's inputs and outputs.
+// onyx/ops/control.hpp: shape rules the control-flow ops (If, Loop, Scan,
+// SequenceMap) share: the types of a subgraph's outputs, inferred from its
+// body or declared.
 #pragma once
 
 #include "onyx/graph/ir.hpp"
@@ -24,6 +25,56 @@ inline sym_shape merge_shapes(const sym_shape& a, const sym_shape& b) {
   std::vector<dim> d;
   for (std::size_t i = 0; i < a.rank(); ++i) d.push_back(a[i] == b[i] ? a[i] : dim::unknown());
   return sym_shape(std::move(d));
+}
+
+/// The types of `body`'s outputs for inputs of types `ins`: inferred through
+/// its nodes where the context can, and where that leaves a dtype or shape
+/// unknown, as the body declares them.
+inline result<std::vector<value_type>> infer_body(infer_context& c, const graph::graph& body,
+                                                  std::span<const value_type> ins) {
+  ONYX_ASSIGN(auto inferred, c.infer_subgraph(body, ins));
+  std::vector<value_type> out;
+  for (std::size_t i = 0; i < body.outputs.size(); ++i) {
+    value_type declared = subgraph_output_type(body, i);
+    if (!inferred) {
+      out.push_back(std::move(declared));
+      continue;
+    }
+    value_type t = std::move((*inferred)[i]);
+    if (t.type == dtype::undefined) t.type = declared.type;
+    if (!t.shape.rank_known) t.shape = declared.shape;
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+/// Infers a loop body whose inputs [first, first + n) are carried: fed from
+/// its outputs [out_first, out_first + n) on the next iteration. A carried
+/// shape the body changes is relaxed (the dims that differ become unknown,
+/// the rank when ranks differ) and the body inferred again, until the shapes
+/// hold for every iteration; the carried outputs then have those shapes.
+inline result<std::vector<value_type>> infer_loop_body(infer_context& c, const graph::graph& body,
+                                                       std::vector<value_type> ins, std::size_t first,
+                                                       std::size_t out_first, std::size_t n) {
+  for (;;) {
+    ONYX_ASSIGN(auto outs, infer_body(c, body, ins));
+    bool relaxed = false;
+    for (std::size_t j = 0; j < n; ++j) {
+      sym_shape& s = ins[first + j].shape;
+      const sym_shape& o = outs[out_first + j].shape;
+      if (!s.rank_known) continue;
+      if (!o.rank_known || o.rank() != s.rank()) {
+        s = sym_shape::unknown_rank();
+        relaxed = true;
+        continue;
+      }
+      for (std::size_t d = 0; d < s.rank(); ++d)
+        if (!s[d].is_unknown() && !(s[d] == o[d])) s[d] = dim::unknown(), relaxed = true;
+    }
+    if (relaxed) continue;  // each pass loses information, so this ends
+    for (std::size_t j = 0; j < n; ++j) outs[out_first + j].shape = ins[first + j].shape;
+    return outs;
+  }
 }
 
 /// Fails unless `g` exists and has `inputs` inputs and at least `outputs` outputs.

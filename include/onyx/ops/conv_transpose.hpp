@@ -60,8 +60,10 @@ struct ConvTranspose {
       const bool same = win.mode == detail::auto_pad::same_upper || win.mode == detail::auto_pad::same_lower;
       if (!os.empty() || same) {
         x.out = !os.empty() ? os[i] : x.in * x.stride;
-        const std::int64_t total = full - x.out;
-        x.pad_begin = win.mode == detail::auto_pad::same_upper ? total / 2 : total - total / 2;
+        // total < 0 when output_shape asks for more than the formula gives:
+        // the spec's halving floors, so the extra goes to the end.
+        const std::int64_t total = full - x.out, half = total >= 0 ? total / 2 : (total - 1) / 2;
+        x.pad_begin = win.mode == detail::auto_pad::same_upper ? half : total - half;
       } else if (win.mode == detail::auto_pad::valid) {
         x.out = full;
         x.pad_begin = 0;

@@ -1,7 +1,7 @@
 // ops::If: runs then_branch or else_branch by the boolean scalar `cond` and
-// returns that branch's outputs. Output types come from the branches'
-// declared outputs; dims the two branches disagree on are unknown (the kernel
-// allocates those outputs). Opsets 1-latest (11 allowed differing shapes,
+// returns that branch's outputs. Output types come from the branches
+// (inferred, else declared); dims the two branches disagree on are unknown
+// (the kernel allocates those outputs). Opsets 1-latest (11 allowed differing shapes,
 // 13/16 added sequence and optional types). Any value kind.
 // Tested by the conformance node tests test_if*.
 #pragma once
@@ -26,21 +26,27 @@ struct If {
     const auto n = static_cast<std::size_t>(c.output_count());
     ONYX_TRY(detail::check_body(c, a.then_branch, "then_branch", 0, n, true));
     ONYX_TRY(detail::check_body(c, a.else_branch, "else_branch", 0, n, true));
+    ONYX_ASSIGN(auto then_types, detail::infer_body(c, *a.then_branch, {}));
+    ONYX_ASSIGN(auto else_types, detail::infer_body(c, *a.else_branch, {}));
     const tensor* cond = c.input_value(0);
     for (std::size_t i = 0; i < n; ++i) {
-      value_type t = detail::subgraph_output_type(*a.then_branch, i);
-      value_type e = detail::subgraph_output_type(*a.else_branch, i);
+      value_type t = std::move(then_types[i]), e = std::move(else_types[i]);
       if (cond && cond->size() == 1) {
         c.set_output(static_cast<int>(i), cond->data<bool>()[0] ? t : e);
         continue;
       }
-      if (t.type == dtype::undefined) t.type = e.type;
-      if (e.type != dtype::undefined && e.type != t.type)
-        return c.fail("output " + std::to_string(i) + " is " + std::string(onyx::name(t.type)) +
-                      " in then_branch but " + std::string(onyx::name(e.type)) + " in else_branch");
-      if (t.kind != e.kind) return c.fail("output " + std::to_string(i) + " has different kinds in the two branches");
-      t.shape = detail::merge_shapes(t.shape, e.shape);
-      t.optional = t.optional || e.optional;
+      const bool optional = t.optional || e.optional;
+      if (t.kind == value_kind::none) std::swap(t, e);  // an empty optional of unknown type
+      if (e.kind != value_kind::none) {
+        if (t.type == dtype::undefined) t.type = e.type;
+        if (e.type != dtype::undefined && e.type != t.type)
+          return c.fail("output " + std::to_string(i) + " is " + std::string(onyx::name(t.type)) +
+                        " in then_branch but " + std::string(onyx::name(e.type)) + " in else_branch");
+        if (t.kind != e.kind)
+          return c.fail("output " + std::to_string(i) + " has different kinds in the two branches");
+        t.shape = detail::merge_shapes(t.shape, e.shape);
+      }
+      t.optional = optional;
       c.set_output(static_cast<int>(i), std::move(t));
     }
     return ok();

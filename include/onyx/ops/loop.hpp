@@ -31,16 +31,24 @@ struct Loop {
     if (k < 0) return c.fail("Loop has " + std::to_string(n) + " loop-carried inputs but only " +
                              std::to_string(c.output_count()) + " outputs");
     ONYX_TRY(detail::check_body(c, a.body, "body", 2 + n, 1 + n + k, true));
+    // Body inputs: the iteration number, the condition, the carried values.
+    std::vector<value_type> ins{value_type{value_kind::tensor, dtype::int64, sym_shape()},
+                                value_type{value_kind::tensor, dtype::boolean, sym_shape()}};
+    for (int j = 0; j < n; ++j) ins.push_back(c.input(2 + j));
+    ONYX_ASSIGN(auto outs, detail::infer_loop_body(c, *a.body, ins, 2, 1, static_cast<std::size_t>(n)));
     for (int j = 0; j < n; ++j) {
-      value_type body = detail::subgraph_output_type(*a.body, 1 + j);
-      value_type t = c.has_input(2 + j) ? c.input(2 + j) : body;
-      if (t.type == dtype::undefined) t.type = body.type;
-      // A carried value may change shape from one iteration to the next.
-      t.shape = detail::merge_shapes(t.shape, body.shape);
+      // The final value is the body's last output (or, after no iteration, the
+      // initial one): the body's type, with the relaxed carried shape.
+      value_type t = std::move(outs[1 + j]);
+      if (t.type == dtype::undefined) {
+        sym_shape shape = std::move(t.shape);
+        t = c.input(2 + j);
+        t.shape = std::move(shape);
+      }
       c.set_output(j, std::move(t));
     }
     for (int s = 0; s < k; ++s) {
-      value_type t = detail::subgraph_output_type(*a.body, 1 + n + s);
+      value_type t = std::move(outs[1 + n + s]);
       if (t.kind != value_kind::tensor) return c.fail("scan output " + std::to_string(s) + " must be a tensor");
       if (t.shape.rank_known) t.shape.dims.insert(t.shape.dims.begin(), dim::unknown());
       c.set_output(n + s, std::move(t));

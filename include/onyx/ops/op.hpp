@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "onyx/core/tensor.hpp"
 #include "onyx/core/value.hpp"
 #include "onyx/graph/attribute.hpp"
+#include "onyx/ops/value_type.hpp"
 
 namespace onyx::ops {
 
@@ -66,14 +68,6 @@ inline std::string to_string(const signature& s) {
   return r + ")";
 }
 
-/// What inference knows about one value.
-struct value_type {
-  value_kind kind = value_kind::tensor;
-  dtype type = dtype::undefined;  // element type (of the tensors inside, for sequences)
-  sym_shape shape = sym_shape::unknown_rank();
-  bool optional = false;
-};
-
 /// The interface an op's `infer` sees: the node's input types, shapes and the
 /// values known before running (constants, small propagated tensors).
 class infer_context {
@@ -92,6 +86,15 @@ class infer_context {
   /// Inference runs once per input-shape signature; true when every graph
   /// input shape is concrete (so dims may be read as numbers).
   virtual const std::string& node_name() const = 0;
+  /// The types of the outputs of `body` (one of this node's graph attributes)
+  /// when its inputs have types `inputs`, inferred through its nodes with the
+  /// enclosing graph's types for the values it captures. nullopt where this
+  /// context does not infer bodies: callers then use the declared types.
+  virtual result<std::optional<std::vector<value_type>>> infer_subgraph(const graph::graph& body,
+                                                                        std::span<const value_type> inputs) {
+    (void)body, (void)inputs;
+    return std::optional<std::vector<value_type>>{};
+  }
 
   dtype input_type(int i) const { return input(i).type; }
   const sym_shape& input_shape(int i) const { return input(i).shape; }

@@ -6,7 +6,7 @@
 // scan_output_directions says 1). Inputs are read backwards where
 // scan_input_directions says 1.
 // Opsets 9-latest (11 allowed negative axes; later versions only added
-// types). Opset 8's batched form is not supported. Tensors of any fixed-width
+// types). Opset 8's batched form is ops::Scan_v8. Tensors of any fixed-width
 // type or string. Tested by the conformance node tests test_scan9_*.
 #pragma once
 
@@ -48,25 +48,33 @@ struct Scan {
     ONYX_TRY(check_len(a.scan_input_directions, m, "scan_input_directions"));
     ONYX_TRY(check_len(a.scan_output_axes, k, "scan_output_axes"));
     ONYX_TRY(check_len(a.scan_output_directions, k, "scan_output_directions"));
-    // The iteration count: the scan axis length of the scan inputs.
+    // The iteration count: the scan axis length of the scan inputs. Body
+    // inputs: the states, then one slice of each scan input.
     dim steps = dim::unknown();
+    std::vector<value_type> ins;
+    for (int j = 0; j < n; ++j) ins.push_back(c.input(j));
     for (int j = 0; j < m; ++j) {
-      const sym_shape& s = c.input_shape(n + j);
-      if (!s.rank_known) continue;
-      ONYX_ASSIGN(int ax, normalize_axis(a.scan_input_axes.empty() ? 0 : a.scan_input_axes[j], s.rank(),
-                                         "scan_input_axes entry"));
-      if (s[ax].known() && steps.known() && s[ax].value() != steps.value())
-        return c.fail("scan inputs have different lengths along their scan axes: " + steps.str() + " and " +
-                      s[ax].str());
-      if (!steps.known()) steps = s[ax];
+      value_type slice = c.input(n + j);
+      sym_shape& s = slice.shape;
+      if (s.rank_known) {
+        ONYX_ASSIGN(int ax, normalize_axis(a.scan_input_axes.empty() ? 0 : a.scan_input_axes[j], s.rank(),
+                                           "scan_input_axes entry"));
+        if (s[ax].known() && steps.known() && s[ax].value() != steps.value())
+          return c.fail("scan inputs have different lengths along their scan axes: " + steps.str() + " and " +
+                        s[ax].str());
+        if (!steps.known()) steps = s[ax];
+        s.dims.erase(s.dims.begin() + ax);
+      }
+      ins.push_back(std::move(slice));
     }
+    ONYX_ASSIGN(auto outs, detail::infer_loop_body(c, *a.body, ins, 0, 0, static_cast<std::size_t>(n)));
     for (int j = 0; j < n; ++j) {
-      value_type t = c.input(j);
-      t.shape = detail::merge_shapes(t.shape, detail::subgraph_output_type(*a.body, j).shape);
+      value_type t = std::move(outs[j]);
+      if (t.type == dtype::undefined) t.type = c.input_type(j);
       c.set_output(j, std::move(t));
     }
     for (int s = 0; s < k; ++s) {
-      value_type t = detail::subgraph_output_type(*a.body, n + s);
+      value_type t = std::move(outs[n + s]);
       if (t.kind != value_kind::tensor) return c.fail("scan output " + std::to_string(s) + " must be a tensor");
       if (t.shape.rank_known) {
         ONYX_ASSIGN(int ax, normalize_axis(a.scan_output_axes.empty() ? 0 : a.scan_output_axes[s],

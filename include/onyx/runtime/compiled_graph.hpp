@@ -248,7 +248,12 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
                                                              const graph::inferred* outer = nullptr) {
   auto cg = std::make_shared<compiled_graph>();
   auto evaluate = make_evaluator(opt.pool);
-  cg->types = graph::initial_state(*g);
+  // A body starts from its inference within the enclosing graph, which typed
+  // its inputs; a body that inference did not reach, from its declarations.
+  const graph::inferred* body = nullptr;
+  if (outer)
+    if (auto it = outer->bodies.find(g.get()); it != outer->bodies.end()) body = it->second.get();
+  cg->types = body ? *body : graph::initial_state(*g);
   for (int id : g->captures) {
     int src = outer_graph ? outer_graph->find(g->values[id].name) : -1;
     if (src < 0) return status(errc::invalid_model, "captured value '" + g->values[id].name + "' not found");
