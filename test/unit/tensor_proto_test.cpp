@@ -537,6 +537,17 @@ TEST_CASE("files from the ONNX backend suite", "[tensor_proto]") {
     REQUIRE(none.ok());
     CHECK((none->is_optional() && none->is_none()));
   }
+  SECTION("a sequence of six tensors read where an optional is expected: test_loop16_seq_none output") {
+    // Field for field an OptionalProto would merge the six tensors into one.
+    auto v = read_value_file(suite / "test_loop16_seq_none/test_data_set_0/output_0.pb", proto_kind::optional);
+    REQUIRE(v.ok());
+    REQUIRE(v->is_sequence());
+    auto& s = v->as_sequence();
+    REQUIRE(s.items.size() == 6);
+    CHECK(s.items[0].as_tensor().shape() == extents{});
+    CHECK(s.items[5].as_tensor().shape() == extents{5});
+    CHECK(s.items[5].as_tensor().data<float>()[4] == 5.f);
+  }
   SECTION("every .pb file in node/ reads with proto_kind::any") {
     int files = 0, failures = 0;
     for (const auto& e : fs::recursive_directory_iterator(suite)) {
