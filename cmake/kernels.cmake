@@ -1,8 +1,10 @@
-# The prebuilt kernel library: one generated TU per CPU kernel header (a file
-# of kernels/cpu/ that specializes onyx::kernel<ops::X, cpu>). Each TU
-# includes only that header and explicitly instantiates the kernel tables of
-# the ops it specializes, so the kernels compile in parallel and the registry
-# TU (kernels/all_ops.cpp) instantiates none of them.
+# The prebuilt library's generated TUs (see onyx/registry/prebuilt.hpp), so
+# that the registry TU (kernels/all_ops.cpp) instantiates no op code at all:
+#   - one per CPU kernel header (a file of kernels/cpu/ that specializes
+#     onyx::kernel<ops::X, cpu>): it includes only that header and explicitly
+#     instantiates the kernel tables of the ops it specializes;
+#   - one per op group (include/onyx/ops/<group>_ops.hpp, which defines the
+#     op_list onyx::<group>_ops): the parse, infer and expand of its ops.
 file(GLOB ONYX_KERNEL_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/cpu/*.hpp)
 foreach(header IN LISTS ONYX_KERNEL_HEADERS)
   file(STRINGS ${header} specializations REGEX "struct kernel<ops::[A-Za-z_0-9:]+, cpu>")
@@ -18,5 +20,13 @@ foreach(header IN LISTS ONYX_KERNEL_HEADERS)
   file(RELATIVE_PATH ONYX_KERNEL_HEADER ${PROJECT_SOURCE_DIR} ${header})
   set(tu ${PROJECT_BINARY_DIR}/kernels/cpu/${name}.cpp)
   configure_file(${PROJECT_SOURCE_DIR}/kernels/cpu/instantiate.cpp.in ${tu} @ONLY)
+  target_sources(onyx_runtime PRIVATE ${tu})
+endforeach()
+
+file(GLOB ONYX_OP_GROUPS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/onyx/ops/*_ops.hpp)
+foreach(header IN LISTS ONYX_OP_GROUPS)
+  get_filename_component(ONYX_OP_GROUP ${header} NAME_WE)
+  set(tu ${PROJECT_BINARY_DIR}/kernels/ops/${ONYX_OP_GROUP}.cpp)
+  configure_file(${PROJECT_SOURCE_DIR}/kernels/op_group.cpp.in ${tu} @ONLY)
   target_sources(onyx_runtime PRIVATE ${tu})
 endforeach()

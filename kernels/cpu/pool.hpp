@@ -3,8 +3,9 @@
 // Windowed pools: per axis and output index, the taps that land inside X
 // ([j0, j1)) and, for count_include_pad, inside the explicitly padded extent
 // are precomputed once per run; each output then walks its in-bounds taps
-// with an odometer, so padding is never read. Planes (n, c) are split over
-// the pool. float16 accumulates in float, like float32; float64 in double.
+// with an odometer, so padding is never read; two spatial axes without
+// Indices take a separable path (rows, then columns). Planes (n, c) are split
+// over the pool. float16 accumulates in float, like float32; float64 in double.
 #pragma once
 
 #include <algorithm>
@@ -32,6 +33,52 @@ template <class T> using acc_t = std::conditional_t<std::is_same_v<T, double>, d
 struct axis_taps {
   std::vector<std::int64_t> j0, j1, counted;  // per output index
 };
+
+template <class A, kind K> constexpr A initial() {
+  if constexpr (K != kind::max) return A(0);
+  else if constexpr (std::numeric_limits<A>::has_infinity) return -std::numeric_limits<A>::infinity();
+  else return std::numeric_limits<A>::lowest();
+}
+
+/// Two spatial axes, max or average, no Indices output: the window is
+/// separable. Each output row first reduces its kernel rows into `row`
+/// (contiguous, so it vectorizes), then each output reduces its taps along
+/// that row. Max skips NaN, as ORT's does.
+template <class T, kind K>
+void separable_2d(const T* xs, T* ys, const std::vector<axis_taps>& taps,
+                  const std::vector<ops::detail::window_axis>& axes, bool include_pad, std::vector<acc_t<T>>& row) {
+  using A = acc_t<T>;
+  const auto &ah = axes[0], &aw = axes[1];
+  row.resize(static_cast<std::size_t>(aw.in));
+  for (std::int64_t oh = 0; oh < ah.out; ++oh) {
+    const std::int64_t h0 = taps[0].j0[oh], h1 = taps[0].j1[oh];
+    std::fill(row.begin(), row.end(), initial<A, K>());
+    for (std::int64_t kh = h0; kh < h1; ++kh) {
+      const T* xr = xs + (oh * ah.stride - ah.pad_begin + kh * ah.dilation) * aw.in;
+      A* r = row.data();
+      for (std::int64_t w = 0; w < aw.in; ++w) {
+        const A v = static_cast<A>(load(xr[w]));
+        if constexpr (K == kind::max) r[w] = v > r[w] ? v : r[w];
+        else r[w] += v;
+      }
+    }
+    T* yr = ys + oh * aw.out;
+    for (std::int64_t ow = 0; ow < aw.out; ++ow) {
+      const std::int64_t w0 = taps[1].j0[ow], w1 = taps[1].j1[ow], base = ow * aw.stride - aw.pad_begin;
+      A acc = initial<A, K>();
+      for (std::int64_t kw = w0; kw < w1; ++kw) {
+        const A v = row[static_cast<std::size_t>(base + kw * aw.dilation)];
+        if constexpr (K == kind::max) acc = v > acc ? v : acc;
+        else acc += v;
+      }
+      if constexpr (K == kind::average) {
+        const std::int64_t div = include_pad ? taps[0].counted[oh] * taps[1].counted[ow] : (h1 - h0) * (w1 - w0);
+        acc = div > 0 ? acc / static_cast<A>(div) : A(0);
+      }
+      yr[ow] = store<T>(acc);
+    }
+  }
+}
 
 template <class T, kind K>
 status windowed(const ops::detail::pool_attributes& a, const kernel_call& c) {
@@ -69,6 +116,14 @@ status windowed(const ops::detail::pool_attributes& a, const kernel_call& c) {
   T* yp = c.output(0).template data<T>();
   std::int64_t* ip = c.has_output(1) ? c.output(1).data<std::int64_t>() : nullptr;
   const std::int64_t planes = x.dim(0) * x.dim(1);
+  if (n == 2 && K != kind::lp && !ip) {
+    parallel_for(c.pool(), planes, 1, [&](std::int64_t b, std::int64_t e) {
+      std::vector<A> row;
+      for (std::int64_t plane = b; plane < e; ++plane)
+        separable_2d<T, K>(xp + plane * in_size, yp + plane * out_size, taps, axes, include_pad, row);
+    });
+    return ok();
+  }
   parallel_for(c.pool(), planes, 1, [&](std::int64_t b, std::int64_t e) {
     std::int64_t o[8], j[8];
     for (std::int64_t plane = b; plane < e; ++plane) {
@@ -83,8 +138,7 @@ status windowed(const ops::detail::pool_attributes& a, const kernel_call& c) {
           counted *= taps[d].counted[o[d]];
           empty = empty || j[d] >= taps[d].j1[o[d]];
         }
-        A acc = K == kind::max ? std::numeric_limits<A>::lowest() : A(0);
-        if (K == kind::max && std::numeric_limits<A>::has_infinity) acc = -std::numeric_limits<A>::infinity();
+        A acc = initial<A, K>();
         std::int64_t best = -1;
         while (!empty) {
           std::int64_t off = 0, coff = 0;

@@ -131,13 +131,18 @@ template <class Op> void check(pool kind, bool include_pad = false) {
     if (kind == pool::max) {
       auto idx = (*r)[1].template values<std::int64_t>();
       REQUIRE(std::vector<std::int64_t>(idx.begin(), idx.end()) == expect.idx);
+      // Without Indices, two spatial axes take the separable path.
+      auto y_only = onyx::test::run_op<Op>({tensor::from(std::vector<float>(xd.begin(), xd.end()), pc.x)}, a, 1,
+                                           &threads);
+      REQUIRE(y_only.ok());
+      onyx::test::require_close((*y_only)[0], std::vector<float>(expect.y.begin(), expect.y.end()), 0, 0);
     }
   }
 }
 
 }  // namespace
 
-TEST_CASE("MaxPool with Indices", "[pool]") { check<ops::MaxPool>(pool::max); }
+TEST_CASE("MaxPool, with and without Indices", "[pool]") { check<ops::MaxPool>(pool::max); }
 TEST_CASE("AveragePool, count_include_pad 0 and 1", "[pool]") {
   check<ops::AveragePool>(pool::avg, false);
   check<ops::AveragePool>(pool::avg, true);

@@ -17,6 +17,16 @@ namespace onyx {
 
 using run_fn = status (*)(const kernel_call&);
 using prepare_fn = result<std::shared_ptr<const void>> (*)(const prepare_info_base&);
+using parse_fn = result<std::shared_ptr<const void>> (*)(const std::vector<graph::attribute>&);
+using infer_fn = status (*)(const void* attrs, ops::infer_context&);
+using expand_fn = status (*)(const void* attrs, ops::expand_context&);
+
+/// An op's load-time functions, type-erased over its `attributes`.
+struct op_semantics {
+  parse_fn parse;
+  infer_fn infer;
+  expand_fn expand;  // null: no decomposition
+};
 
 struct kernel_entry {
   std::uint32_t key;  // ops::signature::key()
@@ -55,9 +65,9 @@ struct op_info {
   ops::arity inputs;
   ops::arity outputs;
   std::span<const ops::slot> signature;
-  result<std::shared_ptr<const void>> (*parse)(const std::vector<graph::attribute>&);
-  status (*infer)(const void* attrs, ops::infer_context&);
-  status (*expand)(const void* attrs, ops::expand_context&);  // null: no decomposition
+  parse_fn parse;
+  infer_fn infer;
+  expand_fn expand;                        // null: no decomposition
   std::span<const backend_kernels> kernels;                   // in backend preference order
 
   bool has_kernels() const {

@@ -1,16 +1,20 @@
-// onyx/registry/prebuilt.hpp: registries whose kernels were compiled elsewhere.
+// onyx/registry/prebuilt.hpp: registries whose code was compiled elsewhere.
 //
-// `registry<Ops, Backends>` instantiates every kernel in the translation unit
-// that uses it: right for a trimmed, header-only build. The full preset is
-// too large for one TU (the registry TU has a 30 s budget), so the prebuilt
-// library splits it: each kernel header is compiled in a TU of its own that
-// explicitly instantiates `prebuilt_kernels<Op, B>` for the ops whose kernels
-// it specializes (cmake/kernels.cmake), and the registry TU links to them:
+// `registry<Ops, Backends>` instantiates every kernel and every op's parse,
+// infer and expand in the translation unit that uses it: right for a trimmed,
+// header-only build. The full preset is too large for one TU (the registry TU
+// has a 30 s budget), so the prebuilt library splits it (cmake/kernels.cmake):
 //
-//   using all = prebuilt_registry<all_ops, backend_list<cpu>>;
+//   - each kernel header is compiled in a TU of its own that explicitly
+//     instantiates `prebuilt_kernels<Op, B>` for the ops it specializes;
+//   - each op group (include/onyx/ops/<group>_ops.hpp) is compiled in a TU of
+//     its own that instantiates `prebuilt_op<Op>` for the ops it lists;
+//   - the registry TU only takes the addresses of those functions:
 //
-// The registry TU still parses the kernel headers (to know which ops have a
-// kernel on which backend) but instantiates none of them.
+//       using all = prebuilt_registry<all_ops, backend_list<cpu>>;
+//
+// The registry TU still includes the kernel headers (to know which ops have a
+// kernel on which backend) but instantiates none of their code.
 #pragma once
 
 #include "onyx/registry/registry.hpp"
@@ -20,6 +24,14 @@ namespace onyx {
 /// The kernel table of (Op, B), defined in the TU that compiles its kernel.
 template <class Op, class B> struct prebuilt_kernels {
   static std::span<const kernel_entry> entries();
+};
+
+/// An op's load-time functions, defined in the TU that compiles its group.
+/// `expand` exists only for ops that declare one.
+template <class Op> struct prebuilt_op {
+  static result<std::shared_ptr<const void>> parse(const std::vector<graph::attribute>&);
+  static status infer(const void* attrs, ops::infer_context&);
+  static status expand(const void* attrs, ops::expand_context&);
 };
 
 namespace registry_detail {
@@ -35,6 +47,11 @@ template <class Op, class... Bs>
 inline const std::array<backend_kernels, sizeof...(Bs)> linked_kernels_v{
     backend_kernels{&backend_info_v<Bs>, linked_entries<Op, Bs>()}...};
 
+template <class Op> inline constexpr op_semantics linked_semantics_v{&prebuilt_op<Op>::parse, &prebuilt_op<Op>::infer, [] {
+                                                                       if constexpr (has_expand<Op>) return &prebuilt_op<Op>::expand;
+                                                                       else return expand_fn{nullptr};
+                                                                     }()};
+
 }  // namespace registry_detail
 
 template <class OpList, class BackendList> struct prebuilt_registry;
@@ -43,10 +60,9 @@ template <class... Ops, class... Backends> struct prebuilt_registry<op_list<Ops.
   static_assert(sizeof...(Backends) > 0, "a registry needs at least one backend");
   static constexpr registry_detail::op_checks<Ops...> checks{};
 
-  static constexpr std::array<op_info, sizeof...(Ops)> ops{registry_detail::make_op_info<Ops, Backends...>(
+  static constexpr std::array<op_info, sizeof...(Ops)> ops{registry_detail::make_op_info<Ops>(
+      registry_detail::linked_semantics_v<Ops>,
       std::span<const backend_kernels>(registry_detail::linked_kernels_v<Ops, Backends...>))...};
-  static_assert(registry_detail::ranges_disjoint(ops),
-                "two listed ops share a name and domain with overlapping opset ranges");
 
   static constexpr std::array<const backend_info*, sizeof...(Backends)> backends{
       &registry_detail::backend_info_v<Backends>...};

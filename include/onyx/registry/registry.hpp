@@ -33,9 +33,8 @@ template <class... Ops, class... Backends> struct registry<op_list<Ops...>, back
   static_assert(sizeof...(Backends) > 0, "a registry needs at least one backend");
   static constexpr registry_detail::op_checks<Ops...> checks{};
 
-  static constexpr std::array<op_info, sizeof...(Ops)> ops{registry_detail::make_op_info<Ops, Backends...>()...};
-  static_assert(registry_detail::ranges_disjoint(ops),
-                "two listed ops share a name and domain with overlapping opset ranges");
+  static constexpr std::array<op_info, sizeof...(Ops)> ops{registry_detail::make_op_info<Ops>(
+      registry_detail::semantics_v<Ops>, std::span<const backend_kernels>(registry_detail::kernels_v<Ops, Backends...>))...};
 
   static constexpr std::array<const backend_info*, sizeof...(Backends)> backends{
       &registry_detail::backend_info_v<Backends>...};

@@ -1,17 +1,17 @@
 // onyx/registry/detail/build.hpp: compile-time construction of the tables.
 //
-// Boost.Hana does the linear work over the op list (uniqueness, the op-struct
-// checks, unpacking into an array). The crossing with backends and type
+// Boost.Hana does the linear work over the op list (the op-struct checks).
+// Uniqueness and opset ranges are one constexpr sort of the ops' keys (a Hana
+// set is quadratic in the list's length). The crossing with backends and type
 // signatures is plain pack expansion into constexpr arrays of function
 // pointers: crossing them as Hana types costs minutes at 50 ops.
 #pragma once
 
+#include <algorithm>
 #include <boost/hana/all_of.hpp>
-#include <boost/hana/length.hpp>
-#include <boost/hana/set.hpp>
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/type.hpp>
-#include <boost/hana/unpack.hpp>
+#include <tuple>
 #include <utility>
 
 #include "onyx/registry/op_info.hpp"
@@ -123,41 +123,52 @@ template <class Op> status expand(const void* attrs, ops::expand_context& c) {
   return Op::expand(*static_cast<const typename Op::attributes*>(attrs), c);
 }
 
-template <class Op, class... Bs>
-constexpr op_info make_op_info(std::span<const backend_kernels> kernels = std::span<const backend_kernels>(kernels_v<Op, Bs...>)) {
-  return op_info{Op::domain,
-                 Op::name,
-                 Op::since,
-                 Op::until,
-                 Op::inputs,
-                 Op::outputs,
-                 std::span<const ops::slot>(slots_v<Op>),
-                 &parse<Op>,
-                 &infer<Op>,
-                 [] {
-                   if constexpr (requires { &Op::expand; }) return &expand<Op>;
-                   else return static_cast<status (*)(const void*, ops::expand_context&)>(nullptr);
-                 }(),
-                 kernels};
+template <class Op> concept has_expand = requires { &Op::expand; };
+
+/// The op's semantics, instantiated in this TU (header-only registries).
+template <class Op> inline constexpr op_semantics semantics_v{&parse<Op>, &infer<Op>, [] {
+                                                                 if constexpr (has_expand<Op>) return &expand<Op>;
+                                                                 else return expand_fn{nullptr};
+                                                               }()};
+
+template <class Op>
+constexpr op_info make_op_info(const op_semantics& s, std::span<const backend_kernels> kernels) {
+  return op_info{Op::domain, Op::name, Op::since,   Op::until, Op::inputs, Op::outputs,
+                 std::span<const ops::slot>(slots_v<Op>), s.parse, s.infer, s.expand, kernels};
 }
 
-/// True when no two ops share a name and domain with overlapping opset ranges.
-template <std::size_t N> constexpr bool ranges_disjoint(const std::array<op_info, N>& ops) {
-  for (std::size_t i = 0; i < N; ++i)
-    for (std::size_t j = i + 1; j < N; ++j)
-      if (ops[i].name == ops[j].name && ops[i].domain == ops[j].domain && ops[i].since <= ops[j].until &&
-          ops[j].since <= ops[i].until)
-        return false;
-  return true;
+/// What identifies an op to the loader: its name, domain and opset range.
+struct op_key {
+  std::string_view domain, name;
+  int since, until;
+};
+
+enum class listing { fine, duplicate, overlap };
+
+/// Whether any two listed ops share a name and domain with the same or with
+/// overlapping opset ranges. Sorting first keeps it O(n log n) in constexpr
+/// evaluation (the full preset lists several hundred ops); after sorting by
+/// since, any overlap shows between neighbours.
+template <class... Ops> constexpr listing check_listing() {
+  std::array<op_key, sizeof...(Ops)> keys{op_key{Ops::domain, Ops::name, Ops::since, Ops::until}...};
+  std::sort(keys.begin(), keys.end(), [](const op_key& a, const op_key& b) {
+    return std::tie(a.domain, a.name, a.since, a.until) < std::tie(b.domain, b.name, b.since, b.until);
+  });
+  for (std::size_t i = 1; i < keys.size(); ++i) {
+    const op_key &a = keys[i - 1], &b = keys[i];
+    if (a.domain != b.domain || a.name != b.name) continue;
+    if (a.since == b.since && a.until == b.until) return listing::duplicate;
+    if (b.since <= a.until) return listing::overlap;
+  }
+  return listing::fine;
 }
 
 template <class... Ops> struct op_checks {
-  static constexpr auto list = hana::tuple_t<Ops...>;
-  static_assert(hana::all_of(list, [](auto t) { return hana::bool_c<op_struct<typename decltype(t)::type>>; }),
+  static_assert(hana::all_of(hana::tuple_t<Ops...>, [](auto t) { return hana::bool_c<op_struct<typename decltype(t)::type>>; }),
                 "every listed op must be an op struct (domain, name, since, until, inputs, outputs, attributes)");
-  static_assert(hana::length(hana::to_set(list)) == hana::length(list), "an op is listed twice");
+  static constexpr listing verdict = check_listing<Ops...>();
+  static_assert(verdict != listing::duplicate, "an op is listed twice (or two listed ops have the same name, domain and opsets)");
+  static_assert(verdict != listing::overlap, "two listed ops share a name and domain with overlapping opset ranges");
 };
-
-template <class OpList, class BackendList> struct tables;
 
 }  // namespace onyx::registry_detail

@@ -1,0 +1,78 @@
+// onyx/runtime/invoke.hpp: one kernel, run once, outside any session run.
+//
+// Value propagation and constant folding (runtime::evaluate_node) and the op
+// unit tests (test/unit/op_harness.hpp) run a kernel on known inputs: prepare
+// it if it has state, allocate the outputs whose shape inference fixed, call it.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "onyx/registry/op_info.hpp"
+#include "onyx/runtime/thread_pool.hpp"
+
+namespace onyx::runtime {
+
+/// A kernel_context for running a kernel outside a session run: outputs are
+/// zero-filled host tensors, and there are no subgraphs.
+class standalone_context final : public kernel_context {
+ public:
+  explicit standalone_context(const thread_pool* pool) : pool_(pool) {}
+  const thread_pool* pool() const override { return pool_; }
+  tensor allocate(dtype t, const extents& shape) override { return tensor::zeros(t, shape); }
+  status run_subgraph(int, std::span<const value>, std::vector<value>&) override {
+    return status(errc::unsupported, "subgraphs cannot run outside a session");
+  }
+
+ private:
+  const thread_pool* pool_;
+};
+
+/// Runs kernel `k` once. `inputs[i]` is null for an omitted input;
+/// `outputs[i]` is the inferred type of output i, or null where the output is
+/// not wanted. An output whose shape inference left open is allocated by the
+/// kernel. Unwanted outputs come back empty.
+inline result<std::vector<tensor>> invoke(const kernel_entry& k, const void* attrs,
+                                          std::span<const tensor* const> inputs,
+                                          std::span<const ops::value_type* const> outputs,
+                                          const thread_pool* pool) {
+  std::vector<value> in_values(inputs.size()), out_values(outputs.size());
+  std::vector<ops::value_type> in_types(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i]) {
+      in_values[i] = *inputs[i];
+      in_types[i] = {value_kind::tensor, inputs[i]->type(), sym_shape(inputs[i]->shape())};
+    } else {
+      in_types[i].kind = value_kind::none;
+    }
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    if (outputs[i])
+      if (auto e = outputs[i]->shape.concrete_extents()) out_values[i] = tensor::zeros(outputs[i]->type, *e);
+
+  std::shared_ptr<const void> state;
+  if (k.prepare) {
+    prepare_info_base p;
+    p.attrs_ = attrs;
+    p.inputs_ = in_types;
+    p.constants_ = inputs;
+    p.pool_ = pool;
+    ONYX_ASSIGN(state, k.prepare(p));
+  }
+  std::vector<value*> in_ptrs, out_ptrs;
+  for (std::size_t i = 0; i < in_values.size(); ++i) in_ptrs.push_back(inputs[i] ? &in_values[i] : nullptr);
+  for (std::size_t i = 0; i < out_values.size(); ++i) out_ptrs.push_back(outputs[i] ? &out_values[i] : nullptr);
+  standalone_context ctx(pool);
+  kernel_call c;
+  c.attrs_ = attrs;
+  c.state_ = state.get();
+  c.in_ = in_ptrs;
+  c.out_ = out_ptrs;
+  c.ctx_ = &ctx;
+  ONYX_TRY(k.run(c));
+  std::vector<tensor> out;
+  for (auto& v : out_values) out.push_back(v.is_tensor() ? v.as_tensor() : tensor{});
+  return out;
+}
+
+}  // namespace onyx::runtime
