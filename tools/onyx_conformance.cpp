@@ -64,28 +64,13 @@ std::string fmt(double v) {
   return buf;
 }
 
-template <class T> double as_double(const onyx::tensor& t, std::int64_t i) {
-  return static_cast<double>(onyx::load(t.data<T>()[i]));
-}
-
+/// Element `i` as a double, for the types compared within tolerance.
 onyx::result<double> element(const onyx::tensor& t, std::int64_t i) {
-  using onyx::dtype;
-  switch (t.type()) {
-    case dtype::float32: return as_double<float>(t, i);
-    case dtype::float64: return as_double<double>(t, i);
-    case dtype::float16: return as_double<onyx::float16_t>(t, i);
-    case dtype::bfloat16: return as_double<onyx::bfloat16_t>(t, i);
-    case dtype::int8: return as_double<std::int8_t>(t, i);
-    case dtype::int16: return as_double<std::int16_t>(t, i);
-    case dtype::int32: return as_double<std::int32_t>(t, i);
-    case dtype::int64: return as_double<std::int64_t>(t, i);
-    case dtype::uint8: return as_double<std::uint8_t>(t, i);
-    case dtype::uint16: return as_double<std::uint16_t>(t, i);
-    case dtype::uint32: return as_double<std::uint32_t>(t, i);
-    case dtype::uint64: return as_double<std::uint64_t>(t, i);
-    case dtype::boolean: return as_double<bool>(t, i);
-    default: return onyx::status(onyx::errc::unsupported, "cannot compare " + std::string(onyx::name(t.type())));
-  }
+  return onyx::visit_numeric(
+      t.type(), [&](auto zero) -> onyx::result<double> { return static_cast<double>(onyx::load(t.data<decltype(zero)>()[i])); },
+      [&]() -> onyx::result<double> {
+        return onyx::status(onyx::errc::unsupported, "cannot compare " + std::string(onyx::name(t.type())));
+      });
 }
 
 /// Empty when equal within tolerance, else why not.

@@ -102,34 +102,23 @@ inline bool decode_block(const tensor& x, std::int64_t b, std::int64_t n, double
       return floats([p](std::int64_t i) { return static_cast<double>(load(p[i])); });
   };
   const auto* bytes = static_cast<const std::uint8_t*>(x.raw());
-  switch (x.type()) {
-    case dtype::float32: return typed(float{});
-    case dtype::float64: return typed(double{});
-    case dtype::float16: return typed(float16_t{});
-    case dtype::bfloat16: return typed(bfloat16_t{});
-    case dtype::int8: return typed(std::int8_t{});
-    case dtype::int16: return typed(std::int16_t{});
-    case dtype::int32: return typed(std::int32_t{});
-    case dtype::int64: return typed(std::int64_t{});
-    case dtype::uint8: return typed(std::uint8_t{});
-    case dtype::uint16: return typed(std::uint16_t{});
-    case dtype::uint32: return typed(std::uint32_t{});
-    case dtype::uint64: return typed(std::uint64_t{});
-    case dtype::boolean: return typed(bool{});
-    case dtype::float8e4m3fn:
-    case dtype::float8e4m3fnuz:
-    case dtype::float8e5m2:
-    case dtype::float8e5m2fnuz:
-      return floats([&](std::int64_t i) { return static_cast<double>(float8_to_float(bytes[i], x.type())); });
-    case dtype::float8e8m0: return floats([&](std::int64_t i) { return static_cast<double>(float8e8m0_to_float(bytes[i])); });
-    case dtype::float4e2m1:
-      return floats([&](std::int64_t i) { return static_cast<double>(float4e2m1_to_float(packed_get(bytes, 4, i))); });
-    case dtype::int4: return ints([&](std::int64_t i) { return sign_extend(packed_get(bytes, 4, i), 4); });
-    case dtype::uint4: return ints([&](std::int64_t i) { return packed_get(bytes, 4, i); });
-    case dtype::int2: return ints([&](std::int64_t i) { return sign_extend(packed_get(bytes, 2, i), 2); });
-    case dtype::uint2: return ints([&](std::int64_t i) { return packed_get(bytes, 2, i); });
-    default: return false;
-  }
+  return visit_numeric(x.type(), typed, [&] {
+    switch (x.type()) {
+      case dtype::float8e4m3fn:
+      case dtype::float8e4m3fnuz:
+      case dtype::float8e5m2:
+      case dtype::float8e5m2fnuz:
+        return floats([&](std::int64_t i) { return static_cast<double>(float8_to_float(bytes[i], x.type())); });
+      case dtype::float8e8m0: return floats([&](std::int64_t i) { return static_cast<double>(float8e8m0_to_float(bytes[i])); });
+      case dtype::float4e2m1:
+        return floats([&](std::int64_t i) { return static_cast<double>(float4e2m1_to_float(packed_get(bytes, 4, i))); });
+      case dtype::int4: return ints([&](std::int64_t i) { return sign_extend(packed_get(bytes, 4, i), 4); });
+      case dtype::uint4: return ints([&](std::int64_t i) { return packed_get(bytes, 4, i); });
+      case dtype::int2: return ints([&](std::int64_t i) { return sign_extend(packed_get(bytes, 2, i), 2); });
+      case dtype::uint2: return ints([&](std::int64_t i) { return packed_get(bytes, 2, i); });
+      default: return false;
+    }
+  });
 }
 
 /// Every element of `t` as a double (small tensors: scales, grids).
@@ -171,39 +160,28 @@ inline void encode_block(tensor& y, std::int64_t b, std::int64_t n, const double
       packed_set(bytes, width, b + i,
                  static_cast<std::uint8_t>(integral ? k[i] : truncate_to_int(std::nearbyint(f[i]))));
   };
-  switch (y.type()) {
-    case dtype::float32: return typed(float{});
-    case dtype::float64: return typed(double{});
-    case dtype::float16: return typed(float16_t{});
-    case dtype::bfloat16: return typed(bfloat16_t{});
-    case dtype::int8: return typed(std::int8_t{});
-    case dtype::int16: return typed(std::int16_t{});
-    case dtype::int32: return typed(std::int32_t{});
-    case dtype::int64: return typed(std::int64_t{});
-    case dtype::uint8: return typed(std::uint8_t{});
-    case dtype::uint16: return typed(std::uint16_t{});
-    case dtype::uint32: return typed(std::uint32_t{});
-    case dtype::uint64: return typed(std::uint64_t{});
-    case dtype::boolean: return typed(bool{});
-    case dtype::float8e4m3fn:
-    case dtype::float8e4m3fnuz:
-    case dtype::float8e5m2:
-    case dtype::float8e5m2fnuz:
-      for (std::int64_t i = 0; i < n; ++i) bytes[b + i] = float_to_float8(static_cast<float>(f[i]), y.type(), o.saturate);
-      return;
-    case dtype::float8e8m0:
-      for (std::int64_t i = 0; i < n; ++i)
-        bytes[b + i] = float_to_float8e8m0(static_cast<float>(f[i]), o.saturate, o.rounding);
-      return;
-    case dtype::float4e2m1:
-      for (std::int64_t i = 0; i < n; ++i) packed_set(bytes, 4, b + i, float_to_float4e2m1(static_cast<float>(f[i])));
-      return;
-    case dtype::int4:
-    case dtype::uint4: return packed_int(4);
-    case dtype::int2:
-    case dtype::uint2: return packed_int(2);
-    default: return;
-  }
+  visit_numeric(y.type(), typed, [&] {
+    switch (y.type()) {
+      case dtype::float8e4m3fn:
+      case dtype::float8e4m3fnuz:
+      case dtype::float8e5m2:
+      case dtype::float8e5m2fnuz:
+        for (std::int64_t i = 0; i < n; ++i) bytes[b + i] = float_to_float8(static_cast<float>(f[i]), y.type(), o.saturate);
+        return;
+      case dtype::float8e8m0:
+        for (std::int64_t i = 0; i < n; ++i)
+          bytes[b + i] = float_to_float8e8m0(static_cast<float>(f[i]), o.saturate, o.rounding);
+        return;
+      case dtype::float4e2m1:
+        for (std::int64_t i = 0; i < n; ++i) packed_set(bytes, 4, b + i, float_to_float4e2m1(static_cast<float>(f[i])));
+        return;
+      case dtype::int4:
+      case dtype::uint4: return packed_int(4);
+      case dtype::int2:
+      case dtype::uint2: return packed_int(2);
+      default: return;
+    }
+  });
 }
 
 /// y = x converted through the codecs; either side may be any castable type

@@ -207,60 +207,32 @@ template <class I> std::int64_t index_at(const tensor& t, std::int64_t i) {
 /// The values of a small integer tensor (shapes, axes, pads) as int64.
 inline std::vector<std::int64_t> int64s(const tensor& t) {
   std::vector<std::int64_t> v(static_cast<std::size_t>(t.size()));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    switch (t.type()) {
-      case dtype::int32: v[i] = t.data<std::int32_t>()[i]; break;
-      case dtype::int16: v[i] = t.data<std::int16_t>()[i]; break;
-      case dtype::int8: v[i] = t.data<std::int8_t>()[i]; break;
-      case dtype::uint8: v[i] = t.data<std::uint8_t>()[i]; break;
-      case dtype::uint16: v[i] = t.data<std::uint16_t>()[i]; break;
-      case dtype::uint32: v[i] = t.data<std::uint32_t>()[i]; break;
-      case dtype::uint64: v[i] = static_cast<std::int64_t>(t.data<std::uint64_t>()[i]); break;
-      default: v[i] = t.data<std::int64_t>()[i]; break;
-    }
-  }
+  visit_numeric(
+      t.type(),
+      [&](auto zero) {
+        const auto* p = t.data<decltype(zero)>();
+        for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int64_t>(load(p[i]));
+      },
+      [] {});
   return v;
 }
 
 /// Element `i` of a numeric tensor of any dtype, as double.
 inline double number_at(const tensor& t, std::int64_t i) {
-  switch (t.type()) {
-    case dtype::float32: return t.data<float>()[i];
-    case dtype::float64: return t.data<double>()[i];
-    case dtype::float16: return to_float(t.data<float16_t>()[i]);
-    case dtype::bfloat16: return to_float(t.data<bfloat16_t>()[i]);
-    case dtype::int8: return t.data<std::int8_t>()[i];
-    case dtype::int16: return t.data<std::int16_t>()[i];
-    case dtype::int32: return t.data<std::int32_t>()[i];
-    case dtype::int64: return static_cast<double>(t.data<std::int64_t>()[i]);
-    case dtype::uint8: return t.data<std::uint8_t>()[i];
-    case dtype::uint16: return t.data<std::uint16_t>()[i];
-    case dtype::uint32: return t.data<std::uint32_t>()[i];
-    case dtype::uint64: return static_cast<double>(t.data<std::uint64_t>()[i]);
-    case dtype::boolean: return t.data<bool>()[i];
-    default: return 0;
-  }
+  return visit_numeric(
+      t.type(), [&](auto zero) { return static_cast<double>(load(t.data<decltype(zero)>()[i])); }, [] { return 0.0; });
 }
 
-/// Writes `v` converted to numeric dtype `t` at `dst` (bool: v != 0).
-inline void store_number(dtype t, double v, void* dst) {
-  auto put = [&](auto x) { std::memcpy(dst, &x, sizeof x); };
-  switch (t) {
-    case dtype::float32: return put(static_cast<float>(v));
-    case dtype::float64: return put(v);
-    case dtype::float16: return put(to_float16(static_cast<float>(v)));
-    case dtype::bfloat16: return put(to_bfloat16(static_cast<float>(v)));
-    case dtype::int8: return put(static_cast<std::int8_t>(v));
-    case dtype::int16: return put(static_cast<std::int16_t>(v));
-    case dtype::int32: return put(static_cast<std::int32_t>(v));
-    case dtype::int64: return put(static_cast<std::int64_t>(v));
-    case dtype::uint8: return put(static_cast<std::uint8_t>(v));
-    case dtype::uint16: return put(static_cast<std::uint16_t>(v));
-    case dtype::uint32: return put(static_cast<std::uint32_t>(v));
-    case dtype::uint64: return put(static_cast<std::uint64_t>(v));
-    case dtype::boolean: return put(static_cast<bool>(v != 0));
-    default: return;
-  }
+/// Writes `v` converted to numeric dtype `t` into `dst`, an element of `t`'s
+/// width (bool: v != 0). Nothing is written when the widths differ.
+template <class E> void store_number(dtype t, double v, E& dst) {
+  visit_numeric(
+      t,
+      [&](auto zero) {
+        const auto x = store<decltype(zero)>(v);
+        if constexpr (sizeof x == sizeof(E)) std::memcpy(&dst, &x, sizeof x);
+      },
+      [] {});
 }
 
 /// The output, allocated by the kernel when inference could not size it.

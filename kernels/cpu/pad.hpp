@@ -36,7 +36,7 @@ template <class E> status pad(const call<ops::Pad>& c) {
     if (c.has_input(2) && c.input(2).size() > 0) {
       const tensor& v = c.input(2);
       if (v.type() == x.type()) fill = v.data<E>()[0];
-      else store_number(x.type(), number_at(v, 0), &fill);
+      else store_number(x.type(), number_at(v, 0), fill);
     }
   } else {
     if (c.has_input(2) && c.input(2).size() > 0 && c.input(2).type() == dtype::string) fill = c.input(2).data<E>()[0];

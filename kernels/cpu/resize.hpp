@@ -310,7 +310,7 @@ template <dtype D> status resize(const call<ops::Resize>& c) {
     using E = moved_t<D>;
     E fill{};
     storage_t<D> v{};
-    store_number(D, at.extrapolation_value, &v);
+    store_number(D, at.extrapolation_value, v);
     std::memcpy(&fill, &v, sizeof fill);
     resize_nearest<E>(x, y, tables, fill, c.pool());
     return ok();

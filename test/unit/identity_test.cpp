@@ -29,7 +29,7 @@ TEST_CASE("Identity on strings, empty tensors and sequences", "[elementwise]") {
   value in(s), out;
   value* ins[] = {&in};
   value* outs[] = {&out};
-  test::harness_context ctx;
+  runtime::standalone_context ctx(nullptr);
   kernel_call c;
   c.in_ = ins;
   c.out_ = outs;

@@ -1,9 +1,9 @@
 // test/unit/op_harness.hpp: runs one op's kernel outside any graph.
 //
 // `run_op<ops::Add>({a, b})` parses attributes, runs the op's inference on the
-// actual inputs, allocates the outputs it inferred, finds the kernel for the
-// inputs' type signature on the backend and runs it. Op unit tests compare
-// its outputs against a plain reference.
+// actual inputs, finds the kernel for the inputs' type signature on the
+// backend and runs it as constant folding does (runtime::invoke). Op unit
+// tests compare its outputs against a plain reference.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -11,7 +11,7 @@
 #include <random>
 
 #include "onyx/registry/registry.hpp"
-#include "onyx/runtime/thread_pool.hpp"
+#include "onyx/runtime/invoke.hpp"
 
 namespace onyx::test {
 
@@ -30,15 +30,6 @@ struct harness_infer final : ops::infer_context {
   void set_output(int i, ops::value_type t) override { out_types[i] = std::move(t); }
   void set_output_value(int i, tensor v) override { out_values[i] = std::move(v); }
   const std::string& node_name() const override { return node; }
-};
-
-struct harness_context final : kernel_context {
-  const thread_pool* pool_ = nullptr;
-  const thread_pool* pool() const override { return pool_; }
-  tensor allocate(dtype t, const extents& shape) override { return tensor::zeros(t, shape); }
-  status run_subgraph(int, std::span<const value>, std::vector<value>&) override {
-    return status(errc::unsupported, "no subgraphs in the op harness");
-  }
 };
 
 /// Runs `Op` on `inputs` (an empty tensor stands for an omitted optional input).
@@ -67,36 +58,9 @@ result<std::vector<tensor>> run_op(const std::vector<tensor>& inputs, const std:
   const kernel_entry* k = op.kernels[0].find(sig.key());
   if (!k) return status(errc::unsupported, std::string(op.name) + " has no kernel for " + ops::to_string(sig));
 
-  std::vector<value> out_values(outputs);
-  for (int i = 0; i < outputs; ++i)
-    if (auto e = inf.out_types[i].shape.concrete_extents()) out_values[i] = tensor::zeros(inf.out_types[i].type, *e);
-
-  std::shared_ptr<const void> state;
-  if (k->prepare) {
-    prepare_info_base p;
-    p.attrs_ = parsed.get();
-    p.inputs_ = inf.in_types;
-    p.constants_ = inf.in_values;
-    p.pool_ = pool;
-    ONYX_ASSIGN(state, k->prepare(p));
-  }
-  std::vector<value> in_values;
-  for (auto& t : inputs) in_values.push_back(t.empty() ? value{} : value{t});
-  std::vector<value*> in_ptrs, out_ptrs;
-  for (auto& v : in_values) in_ptrs.push_back(&v);
-  for (auto& v : out_values) out_ptrs.push_back(&v);
-  harness_context ctx;
-  ctx.pool_ = pool;
-  kernel_call c;
-  c.attrs_ = parsed.get();
-  c.state_ = state.get();
-  c.in_ = in_ptrs;
-  c.out_ = out_ptrs;
-  c.ctx_ = &ctx;
-  ONYX_TRY(k->run(c));
-  std::vector<tensor> result;
-  for (auto& v : out_values) result.push_back(v.is_tensor() ? v.as_tensor() : tensor{});
-  return result;
+  std::vector<const ops::value_type*> wanted;
+  for (auto& t : inf.out_types) wanted.push_back(&t);
+  return runtime::invoke(*k, parsed.get(), inf.in_values, wanted, pool);
 }
 
 /// Deterministic values uniform in [lo, hi).

@@ -235,6 +235,29 @@ template <> inline constexpr dtype dtype_of<std::uint32_t> = dtype::uint32;
 template <> inline constexpr dtype dtype_of<std::uint64_t> = dtype::uint64;
 template <> inline constexpr dtype dtype_of<bool> = dtype::boolean;
 
+/// Calls `f(T{})` with the C++ storage type T of `t` when it has one (the
+/// float, integer and bool types), else `otherwise()`; returns what it returns.
+///   double at = visit_numeric(t.type(), [&](auto z) { return double(load(t.data<decltype(z)>()[i])); },
+///                             [] { return 0.0; });
+template <class F, class G> constexpr decltype(auto) visit_numeric(dtype t, F&& f, G&& otherwise) {
+  switch (t) {
+    case dtype::float32: return f(float{});
+    case dtype::float64: return f(double{});
+    case dtype::float16: return f(float16_t{});
+    case dtype::bfloat16: return f(bfloat16_t{});
+    case dtype::int8: return f(std::int8_t{});
+    case dtype::int16: return f(std::int16_t{});
+    case dtype::int32: return f(std::int32_t{});
+    case dtype::int64: return f(std::int64_t{});
+    case dtype::uint8: return f(std::uint8_t{});
+    case dtype::uint16: return f(std::uint16_t{});
+    case dtype::uint32: return f(std::uint32_t{});
+    case dtype::uint64: return f(std::uint64_t{});
+    case dtype::boolean: return f(bool{});
+    default: return otherwise();
+  }
+}
+
 /// Loads one element as T's arithmetic type (half types widen to float).
 template <class T> constexpr auto load(T v) {
   if constexpr (std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>)

@@ -31,15 +31,9 @@ struct Range {
     const tensor *s = c.input_value(0), *l = c.input_value(1), *d = c.input_value(2);
     if (s && l && d) {
       auto as_double = [](const tensor* t) {
-        switch (t->type()) {
-          case dtype::float32: return static_cast<double>(t->data<float>()[0]);
-          case dtype::float64: return t->data<double>()[0];
-          case dtype::float16: return static_cast<double>(to_float(t->data<float16_t>()[0]));
-          case dtype::bfloat16: return static_cast<double>(to_float(t->data<bfloat16_t>()[0]));
-          case dtype::int16: return static_cast<double>(t->data<std::int16_t>()[0]);
-          case dtype::int32: return static_cast<double>(t->data<std::int32_t>()[0]);
-          default: return static_cast<double>(t->data<std::int64_t>()[0]);
-        }
+        return visit_numeric(
+            t->type(), [&](auto zero) { return static_cast<double>(load(t->data<decltype(zero)>()[0])); },
+            [] { return 0.0; });
       };
       ONYX_ASSIGN(auto n, count(as_double(s), as_double(l), as_double(d)));
       c.set_output(0, c.input_type(0), sym_shape({dim(n)}));

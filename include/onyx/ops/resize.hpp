@@ -162,7 +162,6 @@ struct Resize {
     const bool sizes_given = c.has_input(3) && !(known_length(c, 3) && *known_length(c, 3) == 0);
     if (!scales_given && !sizes_given) return c.fail("one of scales and sizes must be given");
     auto sizes = sizes_given ? c.input_ints(3) : std::nullopt;
-    auto roi = c.has_input(1) && c.input_value(1) ? std::optional(detail::doubles_of(*c.input_value(1))) : std::nullopt;
     if ((scales_given && !scales) || (sizes_given && !sizes) || !x.concrete()) {
       // Axes that are not resized keep their dims; the rest are unknown.
       std::vector<dim> out = x.dims;
@@ -175,9 +174,11 @@ struct Resize {
       c.set_output(0, t, sym_shape(std::move(out)));
       return ok();
     }
+    std::vector<double> roi;  // empty when absent
+    if (c.has_input(1) && c.input_value(1)) roi = detail::doubles_of(*c.input_value(1));
     auto g = detail::resize_geometry(*x.concrete_extents(), scales_given ? detail::doubles_of(*scales) : std::vector<double>{},
-                                     sizes_given ? *sizes : std::vector<std::int64_t>{},
-                                     roi ? *roi : std::vector<double>{}, a.axes, a.keep_aspect_ratio_policy);
+                                     sizes_given ? *sizes : std::vector<std::int64_t>{}, roi, a.axes,
+                                     a.keep_aspect_ratio_policy);
     if (!g.ok()) return c.fail(g.error().message());
     extents out;
     for (auto& ax : *g) out.push_back(ax.out);

@@ -11,6 +11,7 @@
 
 #include "onyx/graph/infer.hpp"
 #include "onyx/graph/passes/passes.hpp"
+#include "onyx/runtime/invoke.hpp"
 #include "onyx/runtime/thread_pool.hpp"
 
 namespace onyx::runtime {
@@ -169,63 +170,14 @@ inline result<std::pair<const kernel_entry*, const backend_info*>> find_kernel(c
                                        (have.empty() ? std::string("none") : have));
 }
 
-/// A kernel_context for running nodes outside a session run (folding).
-class standalone_context final : public kernel_context {
- public:
-  explicit standalone_context(const thread_pool* pool) : pool_(pool) {}
-  const thread_pool* pool() const override { return pool_; }
-  tensor allocate(dtype t, const extents& shape) override { return tensor::zeros(t, shape); }
-  status run_subgraph(int, std::span<const value>, std::vector<value>&) override {
-    return status(errc::unsupported, "subgraphs cannot be evaluated during constant folding");
-  }
-
- private:
-  const thread_pool* pool_;
-};
-
 /// Runs `n` once on known inputs with a host kernel: value propagation and
 /// constant folding share it.
 inline result<std::vector<tensor>> evaluate_node(const graph::node& n, std::span<const tensor* const> inputs,
                                                  const graph::inferred& st, const thread_pool* pool) {
   ONYX_ASSIGN(auto found, find_kernel(n, st, true));
-  auto [k, backend] = found;
-  std::vector<value> in_values(inputs.size()), out_values(n.outputs.size());
-  std::vector<ops::value_type> in_types(inputs.size());
-  for (std::size_t i = 0; i < inputs.size(); ++i)
-    if (inputs[i]) {
-      in_values[i] = *inputs[i];
-      in_types[i] = {value_kind::tensor, inputs[i]->type(), sym_shape(inputs[i]->shape())};
-    } else {
-      in_types[i].kind = value_kind::none;
-    }
-  for (std::size_t i = 0; i < n.outputs.size(); ++i) {
-    int id = n.outputs[i];
-    if (id < 0) continue;
-    if (auto e = st.types[id].shape.concrete_extents()) out_values[i] = tensor::zeros(st.types[id].type, *e);
-  }
-  std::shared_ptr<const void> state;
-  if (k->prepare) {
-    prepare_info_base p;
-    p.attrs_ = n.attrs.get();
-    p.inputs_ = in_types;
-    p.constants_ = inputs;
-    p.pool_ = pool;
-    ONYX_ASSIGN(state, k->prepare(p));
-  }
-  std::vector<value*> in_ptrs, out_ptrs;
-  for (std::size_t i = 0; i < in_values.size(); ++i) in_ptrs.push_back(inputs[i] ? &in_values[i] : nullptr);
-  for (std::size_t i = 0; i < out_values.size(); ++i) out_ptrs.push_back(n.outputs[i] >= 0 ? &out_values[i] : nullptr);
-  standalone_context ctx(pool);
-  kernel_call c;
-  c.attrs_ = n.attrs.get();
-  c.state_ = state.get();
-  c.in_ = in_ptrs;
-  c.out_ = out_ptrs;
-  c.ctx_ = &ctx;
-  ONYX_TRY(k->run(c));
-  std::vector<tensor> out;
-  for (auto& v : out_values) out.push_back(v.is_tensor() ? v.as_tensor() : tensor{});
-  return out;
+  std::vector<const ops::value_type*> outputs;
+  for (int id : n.outputs) outputs.push_back(id >= 0 ? &st.types[id] : nullptr);
+  return invoke(*found.first, n.attrs.get(), inputs, outputs, pool);
 }
 
 inline graph::evaluate_fn make_evaluator(const thread_pool* pool) {
