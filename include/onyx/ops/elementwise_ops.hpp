@@ -1,6 +1,6 @@
 // onyx/ops/elementwise_ops.hpp: the elementwise op group: broadcasting
-// arithmetic, comparisons and logic, Where, the variadic Sum/Max/Min/Mean,
-// unary math, activations, Clip, Identity, Dropout, Cast and CastLike.
+// arithmetic, comparisons, logic and bitwise ops, Where, the variadic
+// Sum/Max/Min/Mean, unary math, activations, Clip, Identity, Dropout, Cast and CastLike.
 #pragma once
 
 #include "onyx/ops/abs.hpp"
@@ -13,6 +13,10 @@
 #include "onyx/ops/atan.hpp"
 #include "onyx/ops/atanh.hpp"
 #include "onyx/ops/bit_shift.hpp"
+#include "onyx/ops/bitwise_and.hpp"
+#include "onyx/ops/bitwise_not.hpp"
+#include "onyx/ops/bitwise_or.hpp"
+#include "onyx/ops/bitwise_xor.hpp"
 #include "onyx/ops/cast.hpp"
 #include "onyx/ops/cast_like.hpp"
 #include "onyx/ops/ceil.hpp"
@@ -75,7 +79,7 @@ namespace onyx {
 
 using elementwise_ops = op_list<ops::Add, ops::Sub, ops::Mul, ops::Div, ops::Pow, ops::Mod, ops::Equal, ops::Less,
                                 ops::LessOrEqual, ops::Greater, ops::GreaterOrEqual, ops::And, ops::Or, ops::Xor,
-                                ops::Not, ops::BitShift, ops::Where, ops::Sum, ops::Max, ops::Min, ops::Mean, ops::Abs,
+                                ops::Not, ops::BitShift, ops::BitwiseAnd, ops::BitwiseOr, ops::BitwiseXor, ops::BitwiseNot, ops::Where, ops::Sum, ops::Max, ops::Min, ops::Mean, ops::Abs,
                                 ops::Neg, ops::Reciprocal, ops::Sqrt, ops::Exp, ops::Log, ops::Floor, ops::Ceil,
                                 ops::Round, ops::Sign, ops::Erf, ops::Sin, ops::Cos, ops::Tan, ops::Asin, ops::Acos,
                                 ops::Atan, ops::Sinh, ops::Cosh, ops::Asinh, ops::Acosh, ops::Atanh, ops::IsNaN,

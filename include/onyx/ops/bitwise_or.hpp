@@ -1,0 +1,19 @@
+// ops::BitwiseOr: C = A | B bit by bit on integers, with numpy broadcasting.
+// Opsets 18-latest. Kernel (kernels/cpu/bitwise_or.hpp): every integer type.
+// Tested in test/unit/logical_test.cpp.
+#pragma once
+
+#include "onyx/ops/elementwise.hpp"
+
+namespace onyx::ops {
+
+struct BitwiseOr {
+  static constexpr std::string_view domain = "", name = "BitwiseOr";
+  static constexpr int since = 18, until = latest;
+  static constexpr arity inputs{2, 2}, outputs{1, 1};
+  static constexpr dtype_set T = dtypes::ints;
+  struct attributes {};
+  static status infer(const attributes&, infer_context& c) { return infer_binary(c, T, "T"); }
+};
+
+}  // namespace onyx::ops
