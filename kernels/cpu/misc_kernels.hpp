@@ -17,6 +17,7 @@
 #include "kernels/cpu/quantize.hpp"
 #include "kernels/cpu/reverse_sequence.hpp"
 #include "kernels/cpu/shrink.hpp"
+#include "kernels/cpu/swi_glu.hpp"
 #include "kernels/cpu/swish.hpp"
 #include "kernels/cpu/unique.hpp"
 #include "kernels/cpu/windows.hpp"

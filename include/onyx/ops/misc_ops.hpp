@@ -27,13 +27,14 @@
 #include "onyx/ops/reverse_sequence.hpp"
 #include "onyx/ops/shrink.hpp"
 #include "onyx/ops/stft.hpp"
+#include "onyx/ops/swi_glu.hpp"
 #include "onyx/ops/swish.hpp"
 #include "onyx/ops/unique.hpp"
 #include "onyx/registry/registry.hpp"
 
 namespace onyx {
 
-using misc_ops = op_list<ops::Shrink, ops::Swish, ops::CumSum, ops::CumProd, ops::Einsum, ops::Unique, ops::Compress,
+using misc_ops = op_list<ops::Shrink, ops::Swish, ops::SwiGLU, ops::CumSum, ops::CumProd, ops::Einsum, ops::Unique, ops::Compress,
                          ops::NonMaxSuppression, ops::QuantizeLinear, ops::DequantizeLinear, ops::MatMulInteger,
                          ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv, ops::DynamicQuantizeLinear,
                          ops::HannWindow, ops::HammingWindow, ops::BlackmanWindow, ops::ReverseSequence,
