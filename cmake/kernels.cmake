@@ -6,10 +6,25 @@
 #   - one per op group (include/onyx/ops/<group>_ops.hpp, which defines the
 #     op_list onyx::<group>_ops): the parse, infer and expand of its ops.
 file(GLOB ONYX_KERNEL_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/cpu/*.hpp)
+# The registry TU learns which ops have a kernel from kernels/cpu/all_kernels.hpp
+# (through the <group>_kernels.hpp files): a kernel header missing there would
+# be compiled, yet its op would be listed as having no kernel.
+file(GLOB ONYX_KERNEL_GROUPS ${PROJECT_SOURCE_DIR}/kernels/cpu/*_kernels.hpp)
+set(ONYX_KERNEL_GROUP_TEXT "")
+foreach(group IN LISTS ONYX_KERNEL_GROUPS)
+  file(READ ${group} text)
+  string(APPEND ONYX_KERNEL_GROUP_TEXT "${text}")
+endforeach()
 foreach(header IN LISTS ONYX_KERNEL_HEADERS)
   file(STRINGS ${header} specializations REGEX "struct kernel<ops::[A-Za-z_0-9:]+, cpu>")
   if(NOT specializations)
     continue()
+  endif()
+  file(RELATIVE_PATH relative ${PROJECT_SOURCE_DIR} ${header})
+  string(FIND "${ONYX_KERNEL_GROUP_TEXT}" "#include \"${relative}\"" included)
+  if(included EQUAL -1)
+    message(FATAL_ERROR "${relative} specializes onyx::kernel but no kernels/cpu/<group>_kernels.hpp includes it, "
+                        "so the full preset would list its ops without their kernels")
   endif()
   set(ONYX_INSTANTIATIONS "")
   foreach(line IN LISTS specializations)
