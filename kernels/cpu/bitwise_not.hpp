@@ -8,7 +8,10 @@ namespace onyx {
 
 namespace kernels::cpu {
 struct bitwise_not_fn {
-  template <class X> X operator()(X x) const { return static_cast<X>(~x); }
+  template <class X>
+  X operator()(X x) const {
+    return static_cast<X>(~x);
+  }
 };
 }  // namespace kernels::cpu
 

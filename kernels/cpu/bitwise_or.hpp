@@ -8,7 +8,10 @@ namespace onyx {
 
 namespace kernels::cpu {
 struct bitwise_or_fn {
-  template <class X> X operator()(X a, X b) const { return static_cast<X>(a | b); }
+  template <class X>
+  X operator()(X a, X b) const {
+    return static_cast<X>(a | b);
+  }
 };
 }  // namespace kernels::cpu
 

@@ -10,15 +10,17 @@
 
 namespace onyx {
 
-template <> struct kernel<ops::SwiGLU, cpu> {
+template <>
+struct kernel<ops::SwiGLU, cpu> {
   static constexpr std::array types{ops::SwiGLU::T};
-  template <ops::signature S> static status run(const call<ops::SwiGLU>& c) {
+  template <ops::signature S>
+  static status run(const call<ops::SwiGLU>& c) {
     using T = storage_t<S[0]>;
     using A = std::conditional_t<std::is_same_v<T, double>, double, float>;
     const tensor &a = c.input(0), &b = c.input(1);
     if (a.shape() != b.shape())
-      return status(errc::invalid_argument, "A " + sym_shape(a.shape()).str() + " and B " +
-                                                sym_shape(b.shape()).str() + " must have the same shape");
+      return status(errc::invalid_argument, "A " + sym_shape(a.shape()).str() + " and B " + sym_shape(b.shape()).str() +
+                                                " must have the same shape");
     const A alpha = static_cast<A>(c.attrs().alpha);
     const T *ap = a.data<T>(), *bp = b.data<T>();
     T* yp = c.output(0).template data<T>();

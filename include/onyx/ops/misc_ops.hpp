@@ -1,6 +1,6 @@
-// onyx/ops/misc_ops.hpp: the misc op group: Shrink, Swish, CumSum, CumProd,
-// Einsum, Unique, Compress, NonMaxSuppression, the quantization ops and
-// the signal ops.
+// onyx/ops/misc_ops.hpp: the misc op group: Shrink, Swish, SwiGLU, CumSum,
+// CumProd, Det, Einsum, Unique, Compress, NonMaxSuppression, the
+// quantization ops and the signal ops.
 #pragma once
 
 #include "onyx/ops/bit_cast.hpp"
@@ -12,6 +12,7 @@
 #include "onyx/ops/cum_prod.hpp"
 #include "onyx/ops/cum_sum.hpp"
 #include "onyx/ops/dequantize_linear.hpp"
+#include "onyx/ops/det.hpp"
 #include "onyx/ops/dft.hpp"
 #include "onyx/ops/dynamic_quantize_linear.hpp"
 #include "onyx/ops/einsum.hpp"
@@ -34,11 +35,11 @@
 
 namespace onyx {
 
-using misc_ops = op_list<ops::Shrink, ops::Swish, ops::SwiGLU, ops::CumSum, ops::CumProd, ops::Einsum, ops::Unique, ops::Compress,
-                         ops::NonMaxSuppression, ops::QuantizeLinear, ops::DequantizeLinear, ops::MatMulInteger,
-                         ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv, ops::DynamicQuantizeLinear,
-                         ops::HannWindow, ops::HammingWindow, ops::BlackmanWindow, ops::ReverseSequence,
-                         ops::BitCast, ops::CenterCropPad, ops::Col2Im, ops::GridSample, ops::DFT,
-                         ops::DFT_v17, ops::STFT, ops::MelWeightMatrix>;
+using misc_ops =
+    op_list<ops::Shrink, ops::Swish, ops::SwiGLU, ops::CumSum, ops::CumProd, ops::Det, ops::Einsum, ops::Unique,
+            ops::Compress, ops::NonMaxSuppression, ops::QuantizeLinear, ops::DequantizeLinear, ops::MatMulInteger,
+            ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv, ops::DynamicQuantizeLinear, ops::HannWindow,
+            ops::HammingWindow, ops::BlackmanWindow, ops::ReverseSequence, ops::BitCast, ops::CenterCropPad,
+            ops::Col2Im, ops::GridSample, ops::DFT, ops::DFT_v17, ops::STFT, ops::MelWeightMatrix>;
 
 }  // namespace onyx
