@@ -19,6 +19,7 @@
 #include "kernels/cpu/reshape.hpp"
 #include "kernels/cpu/scatter_elements.hpp"
 #include "kernels/cpu/scatter_nd.hpp"
+#include "kernels/cpu/tensor_scatter.hpp"
 #include "kernels/cpu/shape.hpp"
 #include "kernels/cpu/size.hpp"
 #include "kernels/cpu/slice.hpp"

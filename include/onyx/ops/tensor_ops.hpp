@@ -28,6 +28,7 @@
 #include "onyx/ops/space_to_depth.hpp"
 #include "onyx/ops/split.hpp"
 #include "onyx/ops/squeeze.hpp"
+#include "onyx/ops/tensor_scatter.hpp"
 #include "onyx/ops/tile.hpp"
 #include "onyx/ops/top_k.hpp"
 #include "onyx/ops/transpose.hpp"
@@ -45,7 +46,7 @@ using tensor_ops = op_list<
     ops::Transpose, ops::Concat, ops::Split, ops::Split_v1, ops::Slice, ops::Slice_v1, ops::Expand, ops::Tile, ops::Pad,
     ops::Pad_v2, ops::DepthToSpace, ops::SpaceToDepth, ops::Trilu,
     // Indexing
-    ops::Gather, ops::GatherElements, ops::GatherND, ops::ScatterElements, ops::Scatter, ops::ScatterND, ops::OneHot,
+    ops::Gather, ops::GatherElements, ops::GatherND, ops::ScatterElements, ops::Scatter, ops::ScatterND, ops::TensorScatter, ops::OneHot,
     ops::NonZero, ops::TopK, ops::TopK_v1, ops::ArgMax, ops::ArgMin,
     // Reductions
     ops::ReduceSum, ops::ReduceMean, ops::ReduceMax, ops::ReduceMin, ops::ReduceProd, ops::ReduceL1, ops::ReduceL2,
