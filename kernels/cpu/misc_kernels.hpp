@@ -1,6 +1,7 @@
 // kernels/cpu/misc_kernels.hpp: the CPU kernels of the misc op group.
 #pragma once
 
+#include "kernels/cpu/affine_grid.hpp"
 #include "kernels/cpu/bit_cast.hpp"
 #include "kernels/cpu/center_crop_pad.hpp"
 #include "kernels/cpu/col2im.hpp"

@@ -1,9 +1,10 @@
 // GridSample: 2-D bilinear with zeros padding (both align_corners), nearest
 // and border padding, against a scalar reference written from the spec's
-// formulas; a grid of the wrong rank.
+// formulas; a grid of the wrong rank. AffineGrid against hand-computed grids.
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "kernels/cpu/affine_grid.hpp"
 #include "kernels/cpu/grid_sample.hpp"
 #include "op_harness.hpp"
 
@@ -69,4 +70,42 @@ TEST_CASE("GridSample rejects a grid of the wrong shape and an unknown mode", "[
                                          {test::attr("mode", std::string("area"))});
   REQUIRE(!m.ok());
   CHECK(m.error().message().find("mode") != std::string::npos);
+}
+
+TEST_CASE("AffineGrid: identity and swapped, scaled, shifted axes, 2-D and 3-D", "[misc]") {
+  using onyx::test::attr;
+  // 2-D, align_corners: x over W = 3 is {-1, 0, 1}, y over H = 2 is {-1, 1}.
+  // Batch 0 is the identity; batch 1 maps (x, y) to (y + 0.5, 2x).
+  auto theta = tensor::from(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 1, 0.5f, 2, 0, 0}, {2, 2, 3});
+  auto size = tensor::from(std::vector<std::int64_t>{2, 5, 2, 3}, {4});
+  auto r = onyx::test::run_op<ops::AffineGrid>({theta, size}, {attr("align_corners", std::int64_t{1})});
+  REQUIRE(r.ok());
+  REQUIRE((*r)[0].shape() == extents{2, 2, 3, 2});
+  std::vector<float> expect;
+  for (int n = 0; n < 2; ++n)
+    for (float y : {-1.0f, 1.0f})
+      for (float x : {-1.0f, 0.0f, 1.0f}) {
+        if (n == 0) expect.insert(expect.end(), {x, y});
+        else expect.insert(expect.end(), {y + 0.5f, 2 * x});
+      }
+  onyx::test::require_close((*r)[0], expect, 1e-6, 1e-6);
+
+  // 3-D without align_corners: pixel centers, e.g. W = 2 gives {-0.5, 0.5}.
+  auto theta3 = tensor::from(std::vector<double>{1, 0, 0, 0.25, 0, 1, 0, 0, 0, 0, 1, -1}, {1, 3, 4});
+  auto size3 = tensor::from(std::vector<std::int64_t>{1, 1, 1, 2, 2}, {5});
+  auto r3 = onyx::test::run_op<ops::AffineGrid>({theta3, size3});
+  REQUIRE(r3.ok());
+  REQUIRE((*r3)[0].shape() == extents{1, 1, 2, 2, 3});
+  std::vector<double> expect3;  // z over D = 1 is {0}
+  for (double y : {-0.5, 0.5})
+    for (double x : {-0.5, 0.5}) expect3.insert(expect3.end(), {x + 0.25, y, -1.0});
+  onyx::test::require_close((*r3)[0], expect3, 1e-12, 1e-12);
+}
+
+TEST_CASE("AffineGrid rejects a theta that does not match size", "[misc]") {
+  auto theta = tensor::zeros(dtype::float32, {2, 2, 3});
+  auto r = onyx::test::run_op<ops::AffineGrid>({theta, tensor::from(std::vector<std::int64_t>{2, 1, 2, 2, 2}, {5})});
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.error().message(), Catch::Contains("theta"));
+  CHECK_FALSE(onyx::test::run_op<ops::AffineGrid>({theta, tensor::from(std::vector<std::int64_t>{2, 1, 2}, {3})}).ok());
 }

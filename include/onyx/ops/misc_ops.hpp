@@ -3,6 +3,7 @@
 // quantization ops and the signal ops.
 #pragma once
 
+#include "onyx/ops/affine_grid.hpp"
 #include "onyx/ops/bit_cast.hpp"
 #include "onyx/ops/blackman_window.hpp"
 #include "onyx/ops/center_crop_pad.hpp"
@@ -40,6 +41,6 @@ using misc_ops =
             ops::Compress, ops::NonMaxSuppression, ops::QuantizeLinear, ops::DequantizeLinear, ops::MatMulInteger,
             ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv, ops::DynamicQuantizeLinear, ops::HannWindow,
             ops::HammingWindow, ops::BlackmanWindow, ops::ReverseSequence, ops::BitCast, ops::CenterCropPad,
-            ops::Col2Im, ops::GridSample, ops::DFT, ops::DFT_v17, ops::STFT, ops::MelWeightMatrix>;
+            ops::Col2Im, ops::AffineGrid, ops::GridSample, ops::DFT, ops::DFT_v17, ops::STFT, ops::MelWeightMatrix>;
 
 }  // namespace onyx
