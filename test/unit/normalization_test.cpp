@@ -1,7 +1,12 @@
 // BatchNormalization, LRN, InstanceNormalization, LayerNormalization,
-// GroupNormalization and LpNormalization against plain double references.
-#include "kernels/cpu/normalization.hpp"
+// GroupNormalization and LpNormalization against plain double references;
+// MeanVarianceNormalization (expanded) through the prebuilt session.
+#include <filesystem>
+#include <map>
 
+#include "kernels/cpu/normalization.hpp"
+#include "onyx/graph/model_builder.hpp"
+#include "onyx/session.hpp"
 #include "op_harness.hpp"
 
 namespace {
@@ -178,4 +183,60 @@ TEST_CASE("LpNormalization", "[normalization]") {
     }
   REQUIRE(!onyx::test::run_op<ops::LpNormalization>({tensor::zeros(dtype::float32, shape)}, {attr("p", std::int64_t{3})})
                .ok());
+}
+
+TEST_CASE("MeanVarianceNormalization over default and given axes", "[normalization]") {
+  const extents shape{2, 3, 4, 5};
+  auto x = onyx::test::random_values<float>(120, -3, 3, 71);
+  for (auto axes : {std::vector<std::int64_t>{0, 2, 3}, std::vector<std::int64_t>{1, -1}}) {
+    graph::model_builder m{13};
+    auto in = m.input("X", dtype::float32, shape);
+    graph::graph_builder::attributes attrs;
+    if (axes[0] != 0) attrs.push_back({"axes", axes});
+    m.output(m.node("MeanVarianceNormalization", {in}, std::move(attrs)));
+    auto path = std::filesystem::temp_directory_path() / "onyx_mvn_test.onnx";
+    REQUIRE(m.save(path).ok());
+    session s(path, {.threads = 1});
+    auto y = s.run({{"X", tensor::from(x, shape)}}).at(0).as_tensor();
+    // Reference: mean and biased variance over the axes, one group per value
+    // of the other axes; y = (x - mean) / (sqrt(var) + 1e-9).
+    std::vector<bool> reduced(4, false);
+    for (auto a : axes) reduced[static_cast<std::size_t>(a < 0 ? a + 4 : a)] = true;
+    auto key = [&](std::int64_t i) {
+      std::int64_t k = 0;
+      for (int d = 3, rest = static_cast<int>(i); d >= 0; --d) {
+        const std::int64_t coord = rest % shape[d];
+        rest /= static_cast<int>(shape[d]);
+        if (!reduced[d]) k = k * 16 + coord + 1;  // dims are < 16
+      }
+      return k;
+    };
+    std::map<std::int64_t, std::pair<double, double>> sums;  // key -> (sum, sum of squares)
+    std::map<std::int64_t, int> counts;
+    for (std::int64_t i = 0; i < 120; ++i) {
+      sums[key(i)].first += x[i];
+      sums[key(i)].second += double(x[i]) * x[i];
+      ++counts[key(i)];
+    }
+    std::vector<float> expect;
+    for (std::int64_t i = 0; i < 120; ++i) {
+      const double n = counts[key(i)], mean = sums[key(i)].first / n, var = sums[key(i)].second / n - mean * mean;
+      expect.push_back(static_cast<float>((x[i] - mean) / (std::sqrt(var) + 1e-9)));
+    }
+    onyx::test::require_close(y, expect, 1e-4, 1e-5);
+  }
+  graph::model_builder bad{13};
+  auto in = bad.input("X", dtype::float32, shape);
+  bad.output(bad.node("MeanVarianceNormalization", {in}, {{"axes", std::vector<std::int64_t>{0, 7}}}));
+  auto path = std::filesystem::temp_directory_path() / "onyx_mvn_bad_axes.onnx";
+  REQUIRE(bad.save(path).ok());
+  try {
+    session s(path, {.threads = 1});
+    FAIL("axes out of range were accepted");
+  } catch (const onyx::error& e) {
+    INFO(e.what());
+    // The failing node is one of the expansion's; the message names the model's node too.
+    CHECK_THAT(std::string(e.what()), Catch::Contains("(expanded from MeanVarianceNormalization 'n0')") &&
+                                          Catch::Contains("axis 7 is out of range"));
+  }
 }

@@ -36,9 +36,15 @@ struct node {
   std::vector<int> inputs;                   // value ids, -1 = omitted
   std::vector<int> outputs;                  // value ids, -1 = omitted
   std::vector<std::shared_ptr<const graph>> subgraphs;  // graph attributes, in order
+  std::string expanded_from;  // the model's node this one came from by expansion, as its label()
 
-  /// `Conv 'conv1'`: how messages name a node.
-  std::string label() const { return op_type + " '" + name + "'"; }
+  /// `Conv 'conv1'`: how messages name a node; a node made by an expansion
+  /// also names the model's node it came from.
+  std::string label() const {
+    std::string l = op_type + " '" + name + "'";
+    if (!expanded_from.empty()) l += " (expanded from " + expanded_from + ")";
+    return l;
+  }
 };
 
 struct graph {

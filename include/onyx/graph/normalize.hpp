@@ -36,6 +36,7 @@ class expander final : public ops::expand_context {
       return status(errc::unsupported, "its expansion needs operator " + std::string(op) + ", which this build lacks");
     node nd;
     nd.name = n_.name + "/" + std::string(op) + std::to_string(counter_++);
+    nd.expanded_from = n_.expanded_from.empty() ? n_.label() : n_.expanded_from;
     nd.op_type = std::string(op);
     nd.op = info;
     auto parsed = info->parse(attrs);

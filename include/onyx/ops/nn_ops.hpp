@@ -6,6 +6,7 @@
 #include "onyx/ops/batch_normalization.hpp"
 #include "onyx/ops/conv.hpp"
 #include "onyx/ops/conv_transpose.hpp"
+#include "onyx/ops/fused/conv.hpp"
 #include "onyx/ops/gemm.hpp"
 #include "onyx/ops/global_average_pool.hpp"
 #include "onyx/ops/global_lp_pool.hpp"
@@ -22,10 +23,10 @@
 #include "onyx/ops/lrn.hpp"
 #include "onyx/ops/mat_mul.hpp"
 #include "onyx/ops/max_pool.hpp"
+#include "onyx/ops/mean_variance_normalization.hpp"
 #include "onyx/ops/resize.hpp"
 #include "onyx/ops/softmax.hpp"
 #include "onyx/ops/softmax_v1.hpp"
-#include "onyx/ops/fused/conv.hpp"
 #include "onyx/registry/registry.hpp"
 
 namespace onyx {
@@ -34,8 +35,8 @@ using nn_ops = op_list<ops::Conv, ops::fused::Conv, ops::ConvTranspose,  //
                        ops::MaxPool, ops::AveragePool, ops::LpPool, ops::GlobalMaxPool, ops::GlobalAveragePool,
                        ops::GlobalLpPool,  //
                        ops::BatchNormalization, ops::LRN, ops::InstanceNormalization, ops::LayerNormalization,
-                       ops::GroupNormalization, ops::LpNormalization,  //
-                       ops::Gemm, ops::MatMul,  //
+                       ops::GroupNormalization, ops::LpNormalization, ops::MeanVarianceNormalization,  //
+                       ops::Gemm, ops::MatMul,                                                         //
                        ops::Softmax, ops::Softmax_v1, ops::LogSoftmax, ops::LogSoftmax_v1, ops::Hardmax,
                        ops::Hardmax_v1,  //
                        ops::Resize, ops::Resize_v10, ops::Upsample>;
