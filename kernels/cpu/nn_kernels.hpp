@@ -3,6 +3,7 @@
 
 #include "kernels/cpu/conv.hpp"
 #include "kernels/cpu/pool.hpp"
+#include "kernels/cpu/max_unpool.hpp"
 #include "kernels/cpu/normalization.hpp"
 #include "kernels/cpu/mat_mul.hpp"
 #include "kernels/cpu/softmax.hpp"

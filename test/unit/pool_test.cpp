@@ -1,5 +1,7 @@
 // MaxPool, AveragePool, LpPool and the Global pools against a direct
-// reference that visits every tap of every window.
+// reference that visits every tap of every window; MaxUnpool against the
+// scatter of MaxPool's own values and indices.
+#include "kernels/cpu/max_unpool.hpp"
 #include "kernels/cpu/pool.hpp"
 
 #include "op_harness.hpp"
@@ -208,4 +210,50 @@ TEST_CASE("Pools reject bad inputs", "[pool]") {
   REQUIRE(!r.ok());
   r = onyx::test::run_op<ops::GlobalAveragePool>({tensor::zeros(dtype::float32, {4, 4})});
   REQUIRE(!r.ok());
+}
+
+TEST_CASE("MaxUnpool scatters MaxPool's values back to their indices", "[pool]") {
+  const extents xs{2, 3, 6, 7};
+  auto xd = onyx::test::random_values<float>(static_cast<std::size_t>(element_count(xs)), -1, 1, 9);
+  auto pool_attrs = std::vector<graph::attribute>{attr("kernel_shape", std::vector<std::int64_t>{2, 2}),
+                                                  attr("strides", std::vector<std::int64_t>{2, 2})};
+  auto pooled = onyx::test::run_op<ops::MaxPool>({tensor::from(xd, xs)}, pool_attrs, 2);
+  REQUIRE(pooled.ok());
+  const tensor &y = (*pooled)[0], &idx = (*pooled)[1];  // 2x3x3x3
+  // Unpooled extent: (3 - 1) * 2 + 2 = 6 along H and along W (one column of X is dropped by the pool).
+  std::vector<float> expect(2 * 3 * 6 * 6, 0.0f);
+  auto iv = idx.values<std::int64_t>();
+  auto yv = y.values<float>();
+  std::vector<std::int64_t> unpooled_idx;
+  for (std::size_t i = 0; i < iv.size(); ++i) {
+    // MaxPool's indices are flat in X (width 7); MaxUnpool's are flat in the unpooled tensor (width 6).
+    const std::int64_t plane = iv[i] / 42, h = iv[i] % 42 / 7, w = iv[i] % 7;
+    unpooled_idx.push_back(plane * 36 + h * 6 + w);
+    expect[static_cast<std::size_t>(unpooled_idx.back())] = yv[i];
+  }
+  auto idx6 = tensor::from(unpooled_idx, y.shape());
+  auto r = onyx::test::run_op<ops::MaxUnpool>({y, idx6}, pool_attrs);
+  REQUIRE(r.ok());
+  REQUIRE((*r)[0].shape() == extents{2, 3, 6, 6});
+  onyx::test::require_close((*r)[0], expect, 0, 0);
+
+  // A larger output_shape holds the unpooled tensor in its corner.
+  auto r8 = onyx::test::run_op<ops::MaxUnpool>({y, idx6, tensor::from(std::vector<std::int64_t>{2, 3, 7, 8}, {4})},
+                                               pool_attrs);
+  REQUIRE(r8.ok());
+  REQUIRE((*r8)[0].shape() == extents{2, 3, 7, 8});
+  auto big = (*r8)[0].values<float>();
+  for (std::int64_t p = 0; p < 6; ++p)
+    for (std::int64_t h = 0; h < 7; ++h)
+      for (std::int64_t w = 0; w < 8; ++w)
+        CHECK(big[static_cast<std::size_t>((p * 7 + h) * 8 + w)] ==
+              (h < 6 && w < 6 ? expect[static_cast<std::size_t>((p * 6 + h) * 6 + w)] : 0.0f));
+
+  // An index past the unpooled tensor is an error, not a stray write.
+  std::vector<std::int64_t> bad(unpooled_idx);
+  bad[5] = 2 * 3 * 36;
+  auto r_bad = onyx::test::run_op<ops::MaxUnpool>({y, tensor::from(bad, y.shape())}, pool_attrs);
+  REQUIRE_FALSE(r_bad.ok());
+  CHECK(r_bad.error().code() == errc::out_of_range);
+  CHECK_THAT(r_bad.error().message(), Catch::Contains("I[5] = 216"));
 }

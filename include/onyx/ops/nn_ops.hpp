@@ -23,6 +23,7 @@
 #include "onyx/ops/lrn.hpp"
 #include "onyx/ops/mat_mul.hpp"
 #include "onyx/ops/max_pool.hpp"
+#include "onyx/ops/max_unpool.hpp"
 #include "onyx/ops/mean_variance_normalization.hpp"
 #include "onyx/ops/resize.hpp"
 #include "onyx/ops/softmax.hpp"
@@ -31,14 +32,15 @@
 
 namespace onyx {
 
-using nn_ops = op_list<ops::Conv, ops::fused::Conv, ops::ConvTranspose,  //
-                       ops::MaxPool, ops::AveragePool, ops::LpPool, ops::GlobalMaxPool, ops::GlobalAveragePool,
-                       ops::GlobalLpPool,  //
-                       ops::BatchNormalization, ops::LRN, ops::InstanceNormalization, ops::LayerNormalization,
-                       ops::GroupNormalization, ops::LpNormalization, ops::MeanVarianceNormalization,  //
-                       ops::Gemm, ops::MatMul,                                                         //
-                       ops::Softmax, ops::Softmax_v1, ops::LogSoftmax, ops::LogSoftmax_v1, ops::Hardmax,
-                       ops::Hardmax_v1,  //
-                       ops::Resize, ops::Resize_v10, ops::Upsample>;
+using nn_ops =
+    op_list<ops::Conv, ops::fused::Conv, ops::ConvTranspose,  //
+            ops::MaxPool, ops::MaxUnpool, ops::AveragePool, ops::LpPool, ops::GlobalMaxPool, ops::GlobalAveragePool,
+            ops::GlobalLpPool,  //
+            ops::BatchNormalization, ops::LRN, ops::InstanceNormalization, ops::LayerNormalization,
+            ops::GroupNormalization, ops::LpNormalization, ops::MeanVarianceNormalization,  //
+            ops::Gemm, ops::MatMul,                                                         //
+            ops::Softmax, ops::Softmax_v1, ops::LogSoftmax, ops::LogSoftmax_v1, ops::Hardmax,
+            ops::Hardmax_v1,  //
+            ops::Resize, ops::Resize_v10, ops::Upsample>;
 
 }  // namespace onyx
