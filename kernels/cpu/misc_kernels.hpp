@@ -16,6 +16,7 @@
 #include "kernels/cpu/integer_mat_mul.hpp"
 #include "kernels/cpu/mel_weight_matrix.hpp"
 #include "kernels/cpu/non_max_suppression.hpp"
+#include "kernels/cpu/roi_align.hpp"
 #include "kernels/cpu/quantize.hpp"
 #include "kernels/cpu/reverse_sequence.hpp"
 #include "kernels/cpu/shrink.hpp"

@@ -1,5 +1,5 @@
 // onyx/ops/misc_ops.hpp: the misc op group: Shrink, Swish, SwiGLU, CumSum,
-// CumProd, Det, Einsum, Unique, Compress, NonMaxSuppression, the
+// CumProd, Det, Einsum, Unique, Compress, NonMaxSuppression, RoiAlign, the
 // quantization ops and the signal ops.
 #pragma once
 
@@ -27,6 +27,7 @@
 #include "onyx/ops/qlinear_matmul.hpp"
 #include "onyx/ops/quantize_linear.hpp"
 #include "onyx/ops/reverse_sequence.hpp"
+#include "onyx/ops/roi_align.hpp"
 #include "onyx/ops/shrink.hpp"
 #include "onyx/ops/stft.hpp"
 #include "onyx/ops/swi_glu.hpp"
@@ -38,9 +39,10 @@ namespace onyx {
 
 using misc_ops =
     op_list<ops::Shrink, ops::Swish, ops::SwiGLU, ops::CumSum, ops::CumProd, ops::Det, ops::Einsum, ops::Unique,
-            ops::Compress, ops::NonMaxSuppression, ops::QuantizeLinear, ops::DequantizeLinear, ops::MatMulInteger,
-            ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv, ops::DynamicQuantizeLinear, ops::HannWindow,
-            ops::HammingWindow, ops::BlackmanWindow, ops::ReverseSequence, ops::BitCast, ops::CenterCropPad,
-            ops::Col2Im, ops::AffineGrid, ops::GridSample, ops::DFT, ops::DFT_v17, ops::STFT, ops::MelWeightMatrix>;
+            ops::Compress, ops::NonMaxSuppression, ops::RoiAlign, ops::RoiAlign_v10, ops::QuantizeLinear,
+            ops::DequantizeLinear, ops::MatMulInteger, ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv,
+            ops::DynamicQuantizeLinear, ops::HannWindow, ops::HammingWindow, ops::BlackmanWindow, ops::ReverseSequence,
+            ops::BitCast, ops::CenterCropPad, ops::Col2Im, ops::AffineGrid, ops::GridSample, ops::DFT, ops::DFT_v17,
+            ops::STFT, ops::MelWeightMatrix>;
 
 }  // namespace onyx
