@@ -1,6 +1,7 @@
 // kernels/cpu/nn_kernels.hpp: CPU kernels of the nn op group.
 #pragma once
 
+#include "kernels/cpu/causal_conv_with_state.hpp"
 #include "kernels/cpu/conv.hpp"
 #include "kernels/cpu/pool.hpp"
 #include "kernels/cpu/max_unpool.hpp"

@@ -4,6 +4,7 @@
 
 #include "onyx/ops/average_pool.hpp"
 #include "onyx/ops/batch_normalization.hpp"
+#include "onyx/ops/causal_conv_with_state.hpp"
 #include "onyx/ops/conv.hpp"
 #include "onyx/ops/conv_transpose.hpp"
 #include "onyx/ops/fused/conv.hpp"
@@ -33,7 +34,7 @@
 namespace onyx {
 
 using nn_ops =
-    op_list<ops::Conv, ops::fused::Conv, ops::ConvTranspose,  //
+    op_list<ops::Conv, ops::fused::Conv, ops::ConvTranspose, ops::CausalConvWithState,  //
             ops::MaxPool, ops::MaxUnpool, ops::AveragePool, ops::LpPool, ops::GlobalMaxPool, ops::GlobalAveragePool,
             ops::GlobalLpPool,  //
             ops::BatchNormalization, ops::LRN, ops::InstanceNormalization, ops::LayerNormalization,
