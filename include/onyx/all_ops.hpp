@@ -8,6 +8,7 @@
 #include "onyx/ops/elementwise_ops.hpp"
 #include "onyx/ops/loss_ops.hpp"
 #include "onyx/ops/misc_ops.hpp"
+#include "onyx/ops/ml_ops.hpp"
 #include "onyx/ops/nn_ops.hpp"
 #include "onyx/ops/recurrent_ops.hpp"
 #include "onyx/ops/sequence_ops.hpp"
@@ -18,7 +19,7 @@
 
 namespace onyx {
 
-using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops, control_ops, sequence_ops,
-                              transformer_ops, recurrent_ops, loss_ops, text_ops, misc_ops>;
+using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops, control_ops, sequence_ops, transformer_ops,
+                              recurrent_ops, loss_ops, text_ops, misc_ops, ml_ops>;
 
 }  // namespace onyx

@@ -5,6 +5,7 @@
 #include "kernels/cpu/elementwise_kernels.hpp"
 #include "kernels/cpu/loss_kernels.hpp"
 #include "kernels/cpu/misc_kernels.hpp"
+#include "kernels/cpu/ml_kernels.hpp"
 #include "kernels/cpu/nn_kernels.hpp"
 #include "kernels/cpu/recurrent_kernels.hpp"
 #include "kernels/cpu/sequence_kernels.hpp"
