@@ -3,6 +3,7 @@
 
 #include "kernels/cpu/causal_conv_with_state.hpp"
 #include "kernels/cpu/conv.hpp"
+#include "kernels/cpu/deform_conv.hpp"
 #include "kernels/cpu/pool.hpp"
 #include "kernels/cpu/max_unpool.hpp"
 #include "kernels/cpu/normalization.hpp"

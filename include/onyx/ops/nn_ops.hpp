@@ -7,6 +7,7 @@
 #include "onyx/ops/causal_conv_with_state.hpp"
 #include "onyx/ops/conv.hpp"
 #include "onyx/ops/conv_transpose.hpp"
+#include "onyx/ops/deform_conv.hpp"
 #include "onyx/ops/fused/conv.hpp"
 #include "onyx/ops/gemm.hpp"
 #include "onyx/ops/global_average_pool.hpp"
@@ -34,7 +35,7 @@
 namespace onyx {
 
 using nn_ops =
-    op_list<ops::Conv, ops::fused::Conv, ops::ConvTranspose, ops::CausalConvWithState,  //
+    op_list<ops::Conv, ops::fused::Conv, ops::ConvTranspose, ops::CausalConvWithState, ops::DeformConv,  //
             ops::MaxPool, ops::MaxUnpool, ops::AveragePool, ops::LpPool, ops::GlobalMaxPool, ops::GlobalAveragePool,
             ops::GlobalLpPool,  //
             ops::BatchNormalization, ops::LRN, ops::InstanceNormalization, ops::LayerNormalization,
