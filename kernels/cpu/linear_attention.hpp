@@ -6,19 +6,12 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/cpu/data_movement.hpp"
 #include "onyx/ops/linear_attention.hpp"
 #include "onyx/registry/kernel.hpp"
 #include "onyx/runtime/parallel.hpp"
 
 namespace onyx {
-
-namespace kernels::cpu {
-/// Element i of a float16/bfloat16/float32 tensor as float.
-inline float float_at(const tensor& t, std::int64_t i) {
-  return visit_numeric(
-      t.type(), [&](auto zero) { return static_cast<float>(load(t.data<decltype(zero)>()[i])); }, [] { return 0.0f; });
-}
-}  // namespace kernels::cpu
 
 template <>
 struct kernel<ops::LinearAttention, cpu> {
@@ -67,7 +60,7 @@ struct kernel<ops::LinearAttention, cpu> {
       for (std::int64_t task = first; task < last; ++task) {
         const std::int64_t b = task / hkv, h = task % hkv;
         for (std::int64_t i = 0; i < dk * dv; ++i)
-          state[i] = past ? kernels::cpu::float_at(*past, task * dk * dv + i) : 0.0f;
+          state[i] = past ? static_cast<float>(kernels::cpu::number_at(*past, task * dk * dv + i)) : 0.0f;
         for (std::int64_t t = 0; t < steps; ++t) {
           const std::int64_t bt = b * steps + t;
           for (std::int64_t d = 0; d < dk; ++d) kt[d] = static_cast<float>(load(kp[(bt * hkv + h) * dk + d]));

@@ -63,23 +63,42 @@ void map_quantized(const tensor& x, tensor& y, const ops::detail::quant_layout& 
   });
 }
 
+/// What both ops read from their inputs: the layout of the scales over x, and
+/// the scales and zero points (0 without input 2) as doubles.
+struct quant_params {
+  ops::detail::quant_layout layout;
+  std::vector<double> scale, zero;
+};
+
+/// The params of call `c` (x, scale, optional zero point); `scale_name` and
+/// `zero_name` are the inputs' spec names, for the error.
+template <class Op>
+result<quant_params> quant_params_of(const call<Op>& c, std::string_view scale_name, std::string_view zero_name) {
+  const tensor &x = c.input(0), &s = c.input(1);
+  ONYX_ASSIGN(auto layout, ops::detail::quant_layout_of(x.shape(), s.shape(), c.attrs().axis, c.attrs().block_size));
+  quant_params p{layout, decode_all(s), {}};
+  p.zero.assign(p.scale.size(), 0.0);
+  if (c.has_input(2)) {
+    if (!ops::detail::same_quant_shape(s.shape(), c.input(2).shape()))
+      return status(errc::invalid_argument, std::string(zero_name) + " and " + std::string(scale_name) + " differ in shape");
+    p.zero = decode_all(c.input(2));
+  }
+  return p;
+}
+
 inline status quantize_linear(const call<ops::QuantizeLinear>& c) {
   const auto& a = c.attrs();
   const tensor& x = c.input(0);
   const tensor& s = c.input(1);
   tensor& y = c.output(0);
-  ONYX_ASSIGN(auto q, ops::detail::quant_layout_of(x.shape(), s.shape(), a.axis, a.block_size));
-  std::vector<double> scale = decode_all(s), zero(scale.size(), 0.0);
-  if (c.has_input(2)) {
-    if (!ops::detail::same_quant_shape(s.shape(), c.input(2).shape())) return status(errc::invalid_argument, "y_zero_point and y_scale differ in shape");
-    zero = decode_all(c.input(2));
-  }
+  ONYX_ASSIGN(auto p, quant_params_of(c, "y_scale", "y_zero_point"));
+  const auto &scale = p.scale, &zero = p.zero;
   dtype precision = a.precision                      ? static_cast<dtype>(a.precision)
                     : s.type() == dtype::float8e8m0 ? dtype::float32
                     : s.type() == dtype::int32      ? dtype::float64
                                                     : s.type();
   auto range = quant_range(y.type());
-  map_quantized(x, y, q, make_cast_options(a.saturate, "up"), c.pool(), [&](double v, std::int64_t si) {
+  map_quantized(x, y, p.layout, make_cast_options(a.saturate, "up"), c.pool(), [&](double v, std::int64_t si) {
     double t = round_to(precision, v / scale[si]);
     if (!range) return t + zero[si];
     return std::clamp(std::nearbyint(t) + zero[si], range->first, range->second);
@@ -88,17 +107,11 @@ inline status quantize_linear(const call<ops::QuantizeLinear>& c) {
 }
 
 inline status dequantize_linear(const call<ops::DequantizeLinear>& c) {
-  const auto& a = c.attrs();
   const tensor& x = c.input(0);
-  const tensor& s = c.input(1);
   tensor& y = c.output(0);
-  ONYX_ASSIGN(auto q, ops::detail::quant_layout_of(x.shape(), s.shape(), a.axis, a.block_size));
-  std::vector<double> scale = decode_all(s), zero(scale.size(), 0.0);
-  if (c.has_input(2)) {
-    if (!ops::detail::same_quant_shape(s.shape(), c.input(2).shape())) return status(errc::invalid_argument, "x_zero_point and x_scale differ in shape");
-    zero = decode_all(c.input(2));
-  }
-  map_quantized(x, y, q, cast_options{}, c.pool(), [&](double v, std::int64_t si) {
+  ONYX_ASSIGN(auto p, quant_params_of(c, "x_scale", "x_zero_point"));
+  const auto &scale = p.scale, &zero = p.zero;
+  map_quantized(x, y, p.layout, cast_options{}, c.pool(), [&](double v, std::int64_t si) {
     return round_to(y.type(), (v - zero[si]) * scale[si]);
   });
   return ok();

@@ -28,6 +28,20 @@ struct inferred {
   std::map<const graph*, std::shared_ptr<const inferred>> bodies;
 };
 
+/// The type signature `n`'s op keys its kernels by, from the inferred types
+/// (dtype::undefined for an omitted slot).
+inline ops::signature signature_of(const node& n, const inferred& st) {
+  ops::signature s;
+  s.n = static_cast<int>(n.op->signature.size());
+  for (int i = 0; i < s.n; ++i) {
+    const auto slot = n.op->signature[i];
+    const auto& ids = slot.output ? n.outputs : n.inputs;
+    const int id = slot.index < static_cast<int>(ids.size()) ? ids[slot.index] : -1;
+    s.t[i] = id >= 0 ? st.types[id].type : dtype::undefined;
+  }
+  return s;
+}
+
 /// Runs `n` on known inputs (the runtime's kernels); used to propagate values.
 using evaluate_fn = std::function<result<std::vector<tensor>>(const node& n, std::span<const tensor* const> inputs,
                                                                 const inferred& state)>;

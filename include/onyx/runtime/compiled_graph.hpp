@@ -135,25 +135,12 @@ inline status insert_copies(graph::graph& g, graph::inferred& st, std::vector<bo
   return ok();
 }
 
-/// The signature (dtypes at the op's signature slots) of node `n` under `st`.
-inline ops::signature signature_of(const graph::node& n, const graph::inferred& st) {
-  ops::signature s;
-  s.n = static_cast<int>(n.op->signature.size());
-  for (int i = 0; i < s.n; ++i) {
-    auto slot = n.op->signature[i];
-    const auto& ids = slot.output ? n.outputs : n.inputs;
-    int id = slot.index < static_cast<int>(ids.size()) ? ids[slot.index] : -1;
-    s.t[i] = id >= 0 ? st.types[id].type : dtype::undefined;
-  }
-  return s;
-}
-
 /// The kernel for `n` on the first backend that has one, or a status that
 /// says which signatures the build does have.
 inline result<std::pair<const kernel_entry*, const backend_info*>> find_kernel(const graph::node& n,
                                                                                const graph::inferred& st,
                                                                                bool host_only = false) {
-  auto sig = signature_of(n, st);
+  auto sig = graph::signature_of(n, st);
   for (const auto& bk : n.op->kernels) {
     if (host_only && bk.backend->device != device_kind::cpu) continue;
     if (auto* k = bk.find(sig.key())) return std::pair{k, bk.backend};

@@ -166,18 +166,25 @@ inline std::optional<std::pair<float, float>> clamp_of(const graph& g, const nod
   return std::pair{bound[0], bound[1]};
 }
 
-/// Whether `op` has a kernel on some backend for node `n`'s type signature.
-inline bool kernel_exists(const op_info& op, const node& n, const inferred& st) {
-  ops::signature s;
-  s.n = static_cast<int>(op.signature.size());
-  for (int i = 0; i < s.n; ++i) {
-    const auto& ids = op.signature[i].output ? n.outputs : n.inputs;
-    const int k = op.signature[i].index;
-    s.t[i] = k < static_cast<int>(ids.size()) && ids[k] >= 0 ? st.types[ids[k]].type : dtype::undefined;
-  }
-  for (const auto& bk : op.kernels)
-    if (bk.find(s.key())) return true;
-  return false;
+/// Puts `fused` (its op, inputs, outputs and raw attributes set) in place of
+/// `at` when some backend has a kernel for its type signature; returns false,
+/// leaving `at` as it was, when none has.
+inline result<bool> replace_if_kernel(node& at, node&& fused, const inferred& st) {
+  const auto key = signature_of(fused, st).key();
+  bool found = false;
+  for (const auto& bk : fused.op->kernels) found = found || bk.find(key);
+  if (!found) return false;
+  ONYX_ASSIGN(fused.attrs, fused.op->parse(fused.raw_attrs));
+  at = std::move(fused);
+  return true;
+}
+
+/// Drops the nodes marked in `removed` (one flag per node), keeping order.
+inline void erase_marked(graph& g, const std::vector<char>& removed) {
+  std::vector<node> kept;
+  for (std::size_t k = 0; k < g.nodes.size(); ++k)
+    if (!removed[k]) kept.push_back(std::move(g.nodes[k]));
+  g.nodes = std::move(kept);
 }
 
 /// A new constant value holding `t`.
@@ -265,15 +272,10 @@ inline status fuse_conv(graph& g, inferred& st, const op_table& ops) {
     n.raw_attrs.push_back({"activation_max", bounds->second});
     n.inputs = conv.inputs;
     n.outputs = act.outputs;
-    if (!kernel_exists(*fused, n, st)) continue;
-    ONYX_ASSIGN(n.attrs, fused->parse(n.raw_attrs));
-    conv = std::move(n);
-    removed[next] = 1;
+    ONYX_ASSIGN(bool replaced, replace_if_kernel(conv, std::move(n), st));
+    if (replaced) removed[next] = 1;
   }
-  std::vector<node> kept;
-  for (std::size_t k = 0; k < g.nodes.size(); ++k)
-    if (!removed[k]) kept.push_back(std::move(g.nodes[k]));
-  g.nodes = std::move(kept);
+  erase_marked(g, removed);
   return ok();
 }
 

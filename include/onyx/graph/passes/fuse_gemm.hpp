@@ -58,15 +58,10 @@ inline status fuse_gemm(graph& g, inferred& st, const op_table& ops) {
         if (a.name != "beta") n.raw_attrs.push_back(a);
     n.inputs = {prod.inputs[0], prod.inputs[1], c};
     n.outputs = add.outputs;
-    if (!kernel_exists(*gemm, n, st)) continue;
-    ONYX_ASSIGN(n.attrs, gemm->parse(n.raw_attrs));
-    prod = std::move(n);
-    removed[next] = 1;
+    ONYX_ASSIGN(bool replaced, replace_if_kernel(prod, std::move(n), st));
+    if (replaced) removed[next] = 1;
   }
-  std::vector<node> kept;
-  for (std::size_t k = 0; k < g.nodes.size(); ++k)
-    if (!removed[k]) kept.push_back(std::move(g.nodes[k]));
-  g.nodes = std::move(kept);
+  erase_marked(g, removed);
   return ok();
 }
 
