@@ -1,5 +1,5 @@
 # The prebuilt library's generated TUs (see onyx/registry/prebuilt.hpp), so
-# that the registry TU (kernels/all_ops.cpp) instantiates no op code at all:
+# that the registry TU (cmake/prebuilt/all_ops.cpp) instantiates no op code at all:
 #   - one per CPU kernel header (a file of kernels/cpu/ that specializes
 #     onyx::kernel<ops::X, cpu>): it includes only that header and explicitly
 #     instantiates the kernel tables of the ops it specializes;
@@ -34,14 +34,14 @@ foreach(header IN LISTS ONYX_KERNEL_HEADERS)
   get_filename_component(name ${header} NAME_WE)
   file(RELATIVE_PATH ONYX_KERNEL_HEADER ${PROJECT_SOURCE_DIR} ${header})
   set(tu ${PROJECT_BINARY_DIR}/kernels/cpu/${name}.cpp)
-  configure_file(${PROJECT_SOURCE_DIR}/kernels/cpu/instantiate.cpp.in ${tu} @ONLY)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/prebuilt/kernel_header.cpp.in ${tu} @ONLY)
   target_sources(onyx_runtime PRIVATE ${tu})
 endforeach()
 
 file(GLOB ONYX_OP_GROUPS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/onyx/ops/*_ops.hpp)
 foreach(header IN LISTS ONYX_OP_GROUPS)
   get_filename_component(ONYX_OP_GROUP ${header} NAME_WE)
-  set(tu ${PROJECT_BINARY_DIR}/kernels/ops/${ONYX_OP_GROUP}.cpp)
-  configure_file(${PROJECT_SOURCE_DIR}/kernels/op_group.cpp.in ${tu} @ONLY)
+  set(tu ${PROJECT_BINARY_DIR}/prebuilt/ops/${ONYX_OP_GROUP}.cpp)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/prebuilt/op_group.cpp.in ${tu} @ONLY)
   target_sources(onyx_runtime PRIVATE ${tu})
 endforeach()

@@ -16,6 +16,7 @@
 #include "kernels/cpu/reshape.hpp"
 #include "kernels/cpu/softmax.hpp"
 #include "kernels/cpu/sum.hpp"
+#include "onyx/graph/loader.hpp"
 #include "onyx/ops/average_pool.hpp"
 #include "onyx/ops/batch_normalization.hpp"
 #include "onyx/ops/constant_of_shape.hpp"

@@ -127,7 +127,7 @@ std::string compare(const onyx::value& a, const onyx::value& e) {
   return "maps are not compared";
 }
 
-onyx::graph::proto_kind kind_of(const onyx::ops::value_type& t) {
+onyx::graph::proto_kind kind_of(const onyx::value_type& t) {
   if (t.optional) return onyx::graph::proto_kind::optional;
   if (t.kind == onyx::value_kind::sequence) return onyx::graph::proto_kind::sequence;
   if (t.kind == onyx::value_kind::map) return onyx::graph::proto_kind::map;

@@ -15,7 +15,7 @@
 #include "onyx/ops/tensor_ops.hpp"
 #include "onyx/ops/text_ops.hpp"
 #include "onyx/ops/transformer_ops.hpp"
-#include "onyx/registry/registry.hpp"
+#include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 

@@ -19,7 +19,7 @@
 #include "kernels/cpu/isa/isa.hpp"
 #include "onyx/ops/attention.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu::attention_detail {
 

@@ -25,7 +25,7 @@
 #include "onyx/core/dtype.hpp"
 #include "onyx/core/status.hpp"
 #include "onyx/core/tensor.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu {
 

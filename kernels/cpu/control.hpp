@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "kernels/cpu/data_movement.hpp"
+#include "onyx/graph/ir.hpp"
 
 namespace onyx::kernels::cpu {
 

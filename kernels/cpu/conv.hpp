@@ -26,7 +26,7 @@
 #include "onyx/ops/conv.hpp"
 #include "onyx/ops/fused/conv.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu {
 

@@ -14,7 +14,7 @@
 #include "kernels/cpu/mat_mul.hpp"
 #include "onyx/ops/conv_transpose.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu::conv_transpose_detail {
 

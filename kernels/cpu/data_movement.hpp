@@ -21,7 +21,7 @@
 #include "onyx/core/status.hpp"
 #include "onyx/core/tensor.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu {
 

@@ -8,7 +8,7 @@
 
 #include "onyx/ops/dynamic_quantize_linear.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx {
 

@@ -29,7 +29,7 @@
 #include <memory>
 
 #include "kernels/cpu/isa/isa.hpp"
-#include "onyx/runtime/thread_pool.hpp"
+#include "onyx/core/thread_pool.hpp"
 
 namespace onyx::kernels::cpu {
 

@@ -9,7 +9,7 @@
 #include "kernels/cpu/data_movement.hpp"
 #include "onyx/ops/linear_attention.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx {
 

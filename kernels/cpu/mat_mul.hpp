@@ -18,7 +18,7 @@
 #include "onyx/ops/gemm.hpp"
 #include "onyx/ops/mat_mul.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu::matmul_detail {
 

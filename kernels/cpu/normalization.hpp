@@ -21,7 +21,7 @@
 #include "onyx/ops/lp_normalization.hpp"
 #include "onyx/ops/lrn.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu::norm_detail {
 

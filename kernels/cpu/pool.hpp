@@ -20,7 +20,7 @@
 #include "onyx/ops/lp_pool.hpp"
 #include "onyx/ops/max_pool.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu::pool_detail {
 

@@ -8,7 +8,7 @@
 
 #include "onyx/ops/regex_full_match.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx {
 

@@ -18,7 +18,7 @@
 
 #include "kernels/cpu/data_movement.hpp"
 #include "onyx/ops/resize.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx {
 

@@ -10,7 +10,7 @@
 
 #include "onyx/ops/rms_normalization.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu::rms_detail {
 

@@ -9,7 +9,7 @@
 
 #include "onyx/ops/roi_align.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx {
 

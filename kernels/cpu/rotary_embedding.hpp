@@ -10,7 +10,7 @@
 
 #include "onyx/ops/rotary_embedding.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu::rotary_detail {
 

@@ -16,7 +16,7 @@
 #include "onyx/ops/log_softmax.hpp"
 #include "onyx/ops/softmax.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu::softmax_detail {
 

@@ -13,7 +13,7 @@
 
 #include "onyx/ops/tf_idf_vectorizer.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/runtime/parallel.hpp"
+#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu::tfidf_detail {
 

@@ -6,6 +6,7 @@
 
 #include "kernels/cpu/all_kernels.hpp"
 #include "onyx/all_ops.hpp"
+#include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/runtime/session.hpp"
 

@@ -12,7 +12,7 @@ using namespace onyx;
 namespace {
 
 template <class Op, class T, class F>
-void check_unary(F f, const std::vector<graph::attribute>& attrs = {}, double lo = -6, double hi = 6,
+void check_unary(F f, const std::vector<attribute>& attrs = {}, double lo = -6, double hi = 6,
                  double rtol = 1e-5, double atol = 1e-6) {
   const std::vector<extents> shapes{{}, {1}, {31}, {3, 67}, {2, 5, 129}, {70000}};
   thread_pool pool(3);

@@ -34,7 +34,7 @@ TEST_CASE("ArgMax/ArgMin: every axis, ties, keepdims") {
   for (int axis = 0; axis < 3; ++axis)
     for (int last : {0, 1})
       for (int keep : {0, 1}) {
-        std::vector<graph::attribute> a{attr("axis", axis - 3), attr("select_last_index", last), attr("keepdims", keep)};
+        std::vector<attribute> a{attr("axis", axis - 3), attr("select_last_index", last), attr("keepdims", keep)};
         auto mx = run_op<ops::ArgMax>({tensor::from(x, s)}, a);
         auto mn = run_op<ops::ArgMin>({tensor::from(x, s)}, a);
         REQUIRE(mx.ok());

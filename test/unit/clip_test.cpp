@@ -75,7 +75,7 @@ struct recorder final : ops::expand_context {
     constants.push_back(std::move(t));
     return next++;
   }
-  result<std::vector<ref>> add(std::string_view op, std::vector<ref> inputs, std::vector<graph::attribute>,
+  result<std::vector<ref>> add(std::string_view op, std::vector<ref> inputs, std::vector<attribute>,
                                int) override {
     nodes.push_back({std::string(op), std::move(inputs)});
     return std::vector<ref>{next++};

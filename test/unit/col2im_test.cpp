@@ -22,7 +22,7 @@ TEST_CASE("Col2Im folds blocks back into the image", "[misc]") {
               if (r < 0 || r >= H || q < 0 || q >= W) continue;
               want[((n * C + c) * H + r) * W + q] += x[((n * C * kh * kw + (c * kh + u) * kw + v) * gh + i) * gw + j];
             }
-  std::vector<graph::attribute> attrs{test::attr("pads", std::vector<std::int64_t>{p, p, p, p}),
+  std::vector<attribute> attrs{test::attr("pads", std::vector<std::int64_t>{p, p, p, p}),
                                       test::attr("strides", std::vector<std::int64_t>{s, s})};
   auto r = test::run_op<ops::Col2Im>({tensor::from(x, {N, C * kh * kw, gh * gw}), tensor::from<std::int64_t>({H, W}, {2}),
                                       tensor::from<std::int64_t>({kh, kw}, {2})},

@@ -75,8 +75,8 @@ std::vector<double> reference(const conv_case& cc, const std::vector<double>& x,
   return y;
 }
 
-std::vector<graph::attribute> attrs_of(const conv_case& cc) {
-  std::vector<graph::attribute> a{attr("group", cc.group), attr("auto_pad", cc.auto_pad)};
+std::vector<attribute> attrs_of(const conv_case& cc) {
+  std::vector<attribute> a{attr("group", cc.group), attr("auto_pad", cc.auto_pad)};
   if (!cc.strides.empty()) a.push_back(attr("strides", cc.strides));
   if (!cc.dilations.empty()) a.push_back(attr("dilations", cc.dilations));
   if (!cc.pads.empty()) a.push_back(attr("pads", cc.pads));

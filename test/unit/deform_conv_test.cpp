@@ -60,7 +60,7 @@ std::vector<double> reference(const geometry& g, const std::vector<double>& x, c
   return y;
 }
 
-std::vector<graph::attribute> attrs_of(const geometry& g) {
+std::vector<attribute> attrs_of(const geometry& g) {
   return {attr("group", g.G), attr("offset_group", g.OG),
           attr("strides", std::vector<std::int64_t>{g.stride, g.stride}),
           attr("pads", std::vector<std::int64_t>{g.pad, g.pad, g.pad, g.pad}),

@@ -13,6 +13,7 @@
 #include "kernels/cpu/conv.hpp"
 #include "kernels/cpu/pool.hpp"
 #include "kernels/cpu/relu.hpp"
+#include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/max_pool.hpp"
 #include "onyx/runtime/session.hpp"

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "kernels/cpu/dropout.hpp"
+#include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/elementwise_ops.hpp"
 #include "onyx/runtime/session.hpp"

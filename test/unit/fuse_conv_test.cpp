@@ -9,6 +9,7 @@
 #include "kernels/cpu/clip.hpp"
 #include "kernels/cpu/conv.hpp"
 #include "kernels/cpu/relu.hpp"
+#include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/clip.hpp"
 #include "onyx/session.hpp"

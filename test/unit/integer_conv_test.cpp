@@ -42,7 +42,7 @@ TEST_CASE("ConvInteger and QLinearConv match a direct convolution", "[misc]") {
   for (int dil : {1, 2}) {
     int oh = 0, ow = 0;
     auto want = conv_ref(xs, ws, C, H, W, M, G, dil, oh, ow);
-    std::vector<graph::attribute> attrs{test::attr("pads", std::vector<std::int64_t>{1, 1, 1, 1}),
+    std::vector<attribute> attrs{test::attr("pads", std::vector<std::int64_t>{1, 1, 1, 1}),
                                         test::attr("strides", std::vector<std::int64_t>{2, 2}),
                                         test::attr("dilations", std::vector<std::int64_t>{dil, dil}),
                                         test::attr("group", G)};

@@ -17,6 +17,7 @@
 #include "kernels/cpu/reshape.hpp"
 #include "kernels/cpu/shape.hpp"
 #include "kernels/cpu/sub.hpp"
+#include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/concat.hpp"
 #include "onyx/ops/expand.hpp"

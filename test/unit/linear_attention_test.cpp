@@ -111,7 +111,7 @@ TEST_CASE("LinearAttention: every update rule, GQA, past state, decay and beta l
 TEST_CASE("LinearAttention checks its update rule's inputs and head counts", "[attention]") {
   auto x = tensor::zeros(dtype::float32, {1, 2, 4});
   auto heads = [](std::int64_t hq, std::int64_t hkv, std::string rule) {
-    return std::vector<graph::attribute>{attr("update_rule", rule), attr("q_num_heads", hq), attr("kv_num_heads", hkv)};
+    return std::vector<attribute>{attr("update_rule", rule), attr("q_num_heads", hq), attr("kv_num_heads", hkv)};
   };
   auto no_decay = test::run_op<ops::LinearAttention>({x, x, x}, heads(2, 2, "gated"), 2);
   REQUIRE_FALSE(no_decay.ok());

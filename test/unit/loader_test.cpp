@@ -7,6 +7,7 @@
 
 #include "kernels/cpu/add.hpp"
 #include "kernels/cpu/relu.hpp"
+#include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/add.hpp"
 #include "onyx/ops/relu.hpp"

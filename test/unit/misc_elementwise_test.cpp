@@ -6,6 +6,7 @@
 #include "kernels/cpu/shrink.hpp"
 #include "kernels/cpu/swi_glu.hpp"
 #include "kernels/cpu/swish.hpp"
+#include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/swi_glu.hpp"
 #include "onyx/runtime/session.hpp"

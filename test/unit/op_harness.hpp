@@ -10,31 +10,33 @@
 #include <cmath>
 #include <random>
 
+#include "onyx/graph/ir.hpp"
 #include "onyx/registry/registry.hpp"
 #include "onyx/runtime/invoke.hpp"
 
 namespace onyx::test {
 
 struct harness_infer final : ops::infer_context {
-  std::vector<ops::value_type> in_types;
+  std::vector<value_type> in_types;
   std::vector<const tensor*> in_values;
-  std::vector<ops::value_type> out_types;
+  std::vector<value_type> out_types;
   std::vector<std::optional<tensor>> out_values;
   std::string node = "test_node";
 
   int input_count() const override { return static_cast<int>(in_types.size()); }
   int output_count() const override { return static_cast<int>(out_types.size()); }
   bool has_input(int i) const override { return i < input_count() && in_values[i] != nullptr; }
-  const ops::value_type& input(int i) const override { return in_types[i]; }
+  const value_type& input(int i) const override { return in_types[i]; }
   const tensor* input_value(int i) const override { return in_values[i]; }
-  void set_output(int i, ops::value_type t) override { out_types[i] = std::move(t); }
+  void set_output(int i, value_type t) override { out_types[i] = std::move(t); }
   void set_output_value(int i, tensor v) override { out_values[i] = std::move(v); }
   const std::string& node_name() const override { return node; }
+  ops::body_interface interface_of(const graph::graph& body) const override { return graph::interface_of(body); }
 };
 
 /// Runs `Op` on `inputs` (an empty tensor stands for an omitted optional input).
 template <class Op, class Backend = cpu>
-result<std::vector<tensor>> run_op(const std::vector<tensor>& inputs, const std::vector<graph::attribute>& attrs = {},
+result<std::vector<tensor>> run_op(const std::vector<tensor>& inputs, const std::vector<attribute>& attrs = {},
                                    int outputs = 1, const thread_pool* pool = nullptr) {
   using reg = registry<op_list<Op>, backend_list<Backend>>;
   const op_info& op = reg::ops[0];
@@ -42,7 +44,7 @@ result<std::vector<tensor>> run_op(const std::vector<tensor>& inputs, const std:
 
   harness_infer inf;
   for (auto& t : inputs) {
-    inf.in_types.push_back(ops::value_type{value_kind::tensor, t.type(), sym_shape(t.shape())});
+    inf.in_types.push_back(value_type{value_kind::tensor, t.type(), sym_shape(t.shape())});
     inf.in_values.push_back(t.empty() ? nullptr : &t);
   }
   inf.out_types.resize(outputs);
@@ -58,7 +60,7 @@ result<std::vector<tensor>> run_op(const std::vector<tensor>& inputs, const std:
   const kernel_entry* k = op.kernels[0].find(sig.key());
   if (!k) return status(errc::unsupported, std::string(op.name) + " has no kernel for " + ops::to_string(sig));
 
-  std::vector<const ops::value_type*> wanted;
+  std::vector<const value_type*> wanted;
   for (auto& t : inf.out_types) wanted.push_back(&t);
   return runtime::invoke(*k, parsed.get(), inf.in_values, wanted, pool);
 }
@@ -85,11 +87,11 @@ void require_close(const tensor& actual, const std::vector<T>& expected, double 
   }
 }
 
-inline graph::attribute attr(std::string name, std::int64_t v) { return {std::move(name), v}; }
-inline graph::attribute attr(std::string name, int v) { return {std::move(name), std::int64_t{v}}; }
-inline graph::attribute attr(std::string name, float v) { return {std::move(name), v}; }
-inline graph::attribute attr(std::string name, std::string v) { return {std::move(name), std::move(v)}; }
-inline graph::attribute attr(std::string name, std::vector<std::int64_t> v) { return {std::move(name), std::move(v)}; }
-inline graph::attribute attr(std::string name, std::vector<float> v) { return {std::move(name), std::move(v)}; }
+inline attribute attr(std::string name, std::int64_t v) { return {std::move(name), v}; }
+inline attribute attr(std::string name, int v) { return {std::move(name), std::int64_t{v}}; }
+inline attribute attr(std::string name, float v) { return {std::move(name), v}; }
+inline attribute attr(std::string name, std::string v) { return {std::move(name), std::move(v)}; }
+inline attribute attr(std::string name, std::vector<std::int64_t> v) { return {std::move(name), std::move(v)}; }
+inline attribute attr(std::string name, std::vector<float> v) { return {std::move(name), std::move(v)}; }
 
 }  // namespace onyx::test

@@ -88,8 +88,8 @@ pooled reference(const pool_case& pc, const std::vector<double>& x, pool kind, d
   return r;
 }
 
-std::vector<graph::attribute> attrs_of(const pool_case& pc) {
-  std::vector<graph::attribute> a{attr("kernel_shape", pc.kernel), attr("auto_pad", pc.auto_pad),
+std::vector<attribute> attrs_of(const pool_case& pc) {
+  std::vector<attribute> a{attr("kernel_shape", pc.kernel), attr("auto_pad", pc.auto_pad),
                                   attr("ceil_mode", std::int64_t{pc.ceil})};
   if (!pc.strides.empty()) a.push_back(attr("strides", pc.strides));
   if (!pc.dilations.empty()) a.push_back(attr("dilations", pc.dilations));
@@ -215,7 +215,7 @@ TEST_CASE("Pools reject bad inputs", "[pool]") {
 TEST_CASE("MaxUnpool scatters MaxPool's values back to their indices", "[pool]") {
   const extents xs{2, 3, 6, 7};
   auto xd = onyx::test::random_values<float>(static_cast<std::size_t>(element_count(xs)), -1, 1, 9);
-  auto pool_attrs = std::vector<graph::attribute>{attr("kernel_shape", std::vector<std::int64_t>{2, 2}),
+  auto pool_attrs = std::vector<attribute>{attr("kernel_shape", std::vector<std::int64_t>{2, 2}),
                                                   attr("strides", std::vector<std::int64_t>{2, 2})};
   auto pooled = onyx::test::run_op<ops::MaxPool>({tensor::from(xd, xs)}, pool_attrs, 2);
   REQUIRE(pooled.ok());

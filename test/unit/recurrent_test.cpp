@@ -60,7 +60,7 @@ void reference(int kind, bool reverse, int d, int dirs, const std::vector<float>
   }
 }
 
-template <class Op> void check(int kind, int dirs, std::vector<graph::attribute> attrs) {
+template <class Op> void check(int kind, int dirs, std::vector<attribute> attrs) {
   const int G = kind == 0 ? 1 : kind == 3 ? 4 : 3;
   auto x = test::random_values<float>(S * B * I, -1, 1, 51);
   auto w = test::random_values<float>(dirs * G * H * I, -0.5, 0.5, 52);
@@ -95,7 +95,7 @@ TEST_CASE("RNN: unknown activation and bad W fail", "[recurrent]") {
   auto x = tensor::from(test::random_values<float>(S * B * I), {S, B, I});
   auto w = tensor::from(test::random_values<float>(H * I), {1, H, I});
   auto r = tensor::from(test::random_values<float>(H * H), {1, H, H});
-  auto bad = test::run_op<ops::RNN>({x, w, r}, {graph::attribute{"activations", std::vector<std::string>{"Swish"}}}, 2);
+  auto bad = test::run_op<ops::RNN>({x, w, r}, {attribute{"activations", std::vector<std::string>{"Swish"}}}, 2);
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.error().message(), Catch::Contains("Swish"));
   auto w2 = tensor::from(test::random_values<float>(H * (I + 1)), {1, H, I + 1});

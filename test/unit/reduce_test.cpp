@@ -2,7 +2,7 @@
 
 #include "kernels/cpu/reduce.hpp"
 #include "op_harness.hpp"
-#include "onyx/runtime/thread_pool.hpp"
+#include "onyx/core/thread_pool.hpp"
 
 using namespace onyx;
 using onyx::test::attr;
@@ -156,12 +156,12 @@ TEST_CASE("Reduce _v1: axes attribute becomes an input, keepdims is kept") {
   struct recording final : ops::expand_context {
     std::string op;
     std::vector<ref> in;
-    std::vector<graph::attribute> attrs;
+    std::vector<attribute> attrs;
     int input_count() const override { return 1; }
     int output_count() const override { return 1; }
     ref input(int i) const override { return i; }
     ref constant(tensor) override { return 50; }
-    result<std::vector<ref>> add(std::string_view o, std::vector<ref> i, std::vector<graph::attribute> a, int) override {
+    result<std::vector<ref>> add(std::string_view o, std::vector<ref> i, std::vector<attribute> a, int) override {
       op = o, in = std::move(i), attrs = std::move(a);
       return std::vector<ref>{9};
     }

@@ -113,7 +113,7 @@ tensor floats_tensor(const std::vector<float>& v) { return tensor::from(v, {stat
 
 /// Runs Resize with `scales` (or `sizes` when scales is empty) on float32.
 void check_f32(const extents& shape, const std::vector<float>& scales, const std::vector<std::int64_t>& sizes,
-               const ref_options& o, std::vector<graph::attribute> attrs, const std::vector<float>& roi = {}) {
+               const ref_options& o, std::vector<attribute> attrs, const std::vector<float>& roi = {}) {
   auto xv = test::random_values<float>(static_cast<std::size_t>(element_count(shape)), -2, 2, 7);
   tensor x = tensor::from(xv, shape);
   attrs.push_back(attr("mode", o.mode));

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "kernels/cpu/roi_align.hpp"
+#include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"

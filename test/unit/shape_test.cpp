@@ -24,7 +24,7 @@ TEST_CASE("Shape: start/end slices, clamped") {
 
 TEST_CASE("Shape and Size: inference gives the values") {
   test::harness_infer c;
-  c.in_types = {ops::value_type{value_kind::tensor, dtype::string, sym_shape(extents{4, 6})}};
+  c.in_types = {value_type{value_kind::tensor, dtype::string, sym_shape(extents{4, 6})}};
   c.in_values = {nullptr};
   c.out_types.resize(1);
   c.out_values.resize(1);

@@ -67,13 +67,13 @@ template <class Op> void check(which w) {
 
 struct recording_expand final : ops::expand_context {
   std::vector<std::string> ops;
-  std::vector<std::vector<graph::attribute>> attrs;
+  std::vector<std::vector<attribute>> attrs;
   int next = 1, out = -1;
   int input_count() const override { return 1; }
   int output_count() const override { return 1; }
   ref input(int) const override { return 0; }
   ref constant(tensor) override { return next++; }
-  result<std::vector<ref>> add(std::string_view op, std::vector<ref>, std::vector<graph::attribute> a,
+  result<std::vector<ref>> add(std::string_view op, std::vector<ref>, std::vector<attribute> a,
                                int) override {
     ops.emplace_back(op);
     attrs.push_back(std::move(a));

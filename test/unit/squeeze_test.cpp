@@ -12,7 +12,7 @@ struct recording_expand final : ops::expand_context {
   std::vector<tensor> constants;
   std::string op;
   std::vector<ref> inputs;
-  std::vector<graph::attribute> attrs;
+  std::vector<attribute> attrs;
   int input_count() const override { return 1; }
   int output_count() const override { return 1; }
   ref input(int i) const override { return i; }
@@ -20,7 +20,7 @@ struct recording_expand final : ops::expand_context {
     constants.push_back(std::move(t));
     return 100 + static_cast<int>(constants.size()) - 1;
   }
-  result<std::vector<ref>> add(std::string_view o, std::vector<ref> in, std::vector<graph::attribute> a, int) override {
+  result<std::vector<ref>> add(std::string_view o, std::vector<ref> in, std::vector<attribute> a, int) override {
     op = o;
     inputs = std::move(in);
     attrs = std::move(a);

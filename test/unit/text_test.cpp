@@ -11,7 +11,7 @@ using onyx::test::attr;
 using strings = std::vector<std::string>;
 
 namespace {
-graph::attribute sattr(std::string n, strings v) { return {std::move(n), std::move(v)}; }
+attribute sattr(std::string n, strings v) { return {std::move(n), std::move(v)}; }
 strings values(const tensor& t) { return {t.data<std::string>(), t.data<std::string>() + t.size()}; }
 }  // namespace
 
@@ -60,7 +60,7 @@ TEST_CASE("StringConcat broadcasts; RegexFullMatch matches whole strings", "[tex
 
 TEST_CASE("TfIdfVectorizer: unigrams and skip bigrams", "[text]") {
   // pool: unigrams {2, 3}, bigrams {(2,3), (3,5)}; columns 0..3.
-  std::vector<graph::attribute> a{attr("min_gram_length", 1), attr("max_gram_length", 2), attr("max_skip_count", 1),
+  std::vector<attribute> a{attr("min_gram_length", 1), attr("max_gram_length", 2), attr("max_skip_count", 1),
                                   attr("mode", std::string("TF")), attr("ngram_counts", std::vector<std::int64_t>{0, 2}),
                                   attr("ngram_indexes", std::vector<std::int64_t>{0, 1, 2, 3}),
                                   attr("pool_int64s", std::vector<std::int64_t>{2, 3, 2, 3, 3, 5})};
@@ -75,7 +75,7 @@ TEST_CASE("TfIdfVectorizer: unigrams and skip bigrams", "[text]") {
 }
 
 TEST_CASE("LabelEncoder: string keys to int64 with a default", "[text]") {
-  std::vector<graph::attribute> a{sattr("keys_strings", {"a", "b", "c"}),
+  std::vector<attribute> a{sattr("keys_strings", {"a", "b", "c"}),
                                   attr("values_int64s", std::vector<std::int64_t>{10, 20, 30}),
                                   attr("default_int64", std::int64_t{-7})};
   auto out = test::run_op<ops::LabelEncoder>({tensor::from(strings{"c", "z", "a"}, {3})}, a);

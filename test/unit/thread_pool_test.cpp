@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "onyx/runtime/thread_pool.hpp"
+#include "onyx/core/thread_pool.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "kernels/cpu/transpose.hpp"
 #include "op_harness.hpp"
-#include "onyx/runtime/thread_pool.hpp"
+#include "onyx/core/thread_pool.hpp"
 
 using namespace onyx;
 using onyx::test::attr;

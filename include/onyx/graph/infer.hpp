@@ -21,7 +21,7 @@ namespace onyx::graph {
 
 /// What inference knows about each value of one graph.
 struct inferred {
-  std::vector<ops::value_type> types;
+  std::vector<value_type> types;
   std::vector<std::optional<tensor>> known;  // propagated or constant values
   /// Per subgraph of this graph's nodes: its last inference, under the input
   /// types its node gave it (compile() binds the body's kernels from it).
@@ -61,8 +61,8 @@ class context final : public ops::infer_context {
   int input_count() const override { return static_cast<int>(n_.inputs.size()); }
   int output_count() const override { return static_cast<int>(n_.outputs.size()); }
   bool has_input(int i) const override { return i < input_count() && n_.inputs[i] >= 0; }
-  const ops::value_type& input(int i) const override {
-    static const ops::value_type none{value_kind::none};
+  const value_type& input(int i) const override {
+    static const value_type none{value_kind::none};
     return has_input(i) ? st_.types[n_.inputs[i]] : none;
   }
   const tensor* input_value(int i) const override {
@@ -70,17 +70,18 @@ class context final : public ops::infer_context {
     auto& k = st_.known[n_.inputs[i]];
     return k ? &*k : nullptr;
   }
-  void set_output(int i, ops::value_type t) override {
+  void set_output(int i, value_type t) override {
     if (i < output_count()) outs_[i] = std::move(t);
   }
   void set_output_value(int i, tensor v) override {
     if (i < output_count()) vals_[i] = std::move(v);
   }
   const std::string& node_name() const override { return n_.name; }
-  result<std::optional<std::vector<ops::value_type>>> infer_subgraph(const graph& body,
-                                                                     std::span<const ops::value_type> ins) override;
+  ops::body_interface interface_of(const graph& body) const override { return onyx::graph::interface_of(body); }
+  result<std::optional<std::vector<value_type>>> infer_subgraph(const graph& body,
+                                                                     std::span<const value_type> ins) override;
 
-  std::vector<ops::value_type> outs_;
+  std::vector<value_type> outs_;
   std::vector<std::optional<tensor>> vals_;
 
  private:
@@ -98,7 +99,7 @@ inline inferred initial_state(const graph& g) {
   st.types.reserve(g.values.size());
   for (auto& v : g.values) {
     // A constant's type is its tensor's (folding leaves no node to infer it).
-    st.types.push_back(v.constant ? ops::value_type{value_kind::tensor, v.constant->type(), sym_shape(v.constant->shape())}
+    st.types.push_back(v.constant ? value_type{value_kind::tensor, v.constant->type(), sym_shape(v.constant->shape())}
                                   : v.type);
     st.known.push_back(v.constant);
   }
@@ -160,15 +161,15 @@ inline status infer_graph(const graph& g, inferred& st, const evaluate_fn& evalu
 /// A body's inference starts from its declarations, with the types its node
 /// gives its inputs (their values unknown: they change from one run to the
 /// next) and the enclosing graph's types and values for what it captures.
-inline result<std::optional<std::vector<ops::value_type>>> infer_detail::context::infer_subgraph(
-    const graph& body, std::span<const ops::value_type> ins) {
+inline result<std::optional<std::vector<value_type>>> infer_detail::context::infer_subgraph(
+    const graph& body, std::span<const value_type> ins) {
   if (ins.size() != body.inputs.size())
     return status(errc::invalid_graph, "subgraph '" + body.name + "' takes " + std::to_string(body.inputs.size()) +
                                            " inputs, the node gives it " + std::to_string(ins.size()));
   auto st = std::make_shared<inferred>(initial_state(body));
   for (std::size_t i = 0; i < ins.size(); ++i) {
     int id = body.inputs[i];
-    ops::value_type t = ins[i];
+    value_type t = ins[i];
     if (t.type == dtype::undefined) t.type = st->types[id].type;
     if (!t.shape.rank_known) t.shape = st->types[id].shape;
     st->types[id] = std::move(t);
@@ -181,7 +182,7 @@ inline result<std::optional<std::vector<ops::value_type>>> infer_detail::context
     }
   status s = infer_graph(body, *st, evaluate_);
   if (!s.ok()) return std::move(s).with_context("subgraph '" + body.name + "'");
-  std::vector<ops::value_type> outs;
+  std::vector<value_type> outs;
   for (int id : body.outputs) outs.push_back(st->types[id]);
   st_.bodies[&body] = std::move(st);
   return std::optional(std::move(outs));

@@ -14,14 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "onyx/graph/attribute.hpp"
+#include "onyx/core/attribute.hpp"
 #include "onyx/registry/op_info.hpp"
 
 namespace onyx::graph {
 
 struct value_info {
   std::string name;
-  ops::value_type type;               // declared in the model, refined by inference
+  value_type type;               // declared in the model, refined by inference
   std::optional<tensor> constant;     // initializer, Constant, or folded
   bool declared_shape = false;        // the model stated a shape for it
 };
@@ -55,7 +55,7 @@ struct graph {
   std::vector<int> outputs;
   std::vector<int> captures;  // values named here but defined in an enclosing scope
 
-  int add_value(std::string name, ops::value_type t = {}) {
+  int add_value(std::string name, value_type t = {}) {
     values.push_back(value_info{std::move(name), std::move(t), std::nullopt, false});
     return static_cast<int>(values.size()) - 1;
   }
@@ -65,6 +65,20 @@ struct graph {
     return -1;
   }
 };
+
+/// `g` as an op's inference sees it (ops::infer_context::interface_of).
+inline ops::body_interface interface_of(const graph& g) {
+  ops::body_interface io;
+  io.inputs = g.inputs.size();
+  for (int id : g.outputs) {
+    value_type t = g.values[id].type;
+    if (t.shape.rank_known)
+      for (auto& d : t.shape.dims)
+        if (!d.known()) d = dim::unknown();
+    io.outputs.push_back(std::move(t));
+  }
+  return io;
+}
 
 struct model {
   std::shared_ptr<graph> main;

@@ -4,7 +4,7 @@
 // message (a model costs its weights once in memory), memory-maps external
 // data confined to the model's folder, inlines model-local functions, turns
 // Constant nodes into constant values, resolves every node to a registered op
-// at the model's opset, and checks the graph: dangling names, cycles,
+// at the model's opset (graph/resolve.hpp), and checks the graph: dangling names, cycles,
 // duplicate definitions. All unsupported ops are reported at once.
 //
 // Uses libonnx-dev's generated classes (schema IR 8). Fields newer models add
@@ -18,6 +18,7 @@
 #include <set>
 
 #include "onyx/graph/ir.hpp"
+#include "onyx/graph/resolve.hpp"
 #include "onyx/graph/tensor_proto.hpp"
 
 namespace onyx::graph {
@@ -26,8 +27,8 @@ namespace loader_detail {
 
 inline std::string domain_of(const std::string& d) { return d == "ai.onnx" ? std::string() : d; }
 
-inline ops::value_type convert_type(const onnx::TypeProto& t) {
-  ops::value_type v;
+inline value_type convert_type(const onnx::TypeProto& t) {
+  value_type v;
   if (t.has_tensor_type() || t.has_sparse_tensor_type()) {
     const auto& tt = t.tensor_type();
     v.kind = value_kind::tensor;
@@ -63,8 +64,7 @@ struct scope {
 
 class converter {
  public:
-  converter(const op_table& ops, std::map<std::string, int, std::less<>> opsets, external_data_root& root)
-      : ops_(ops), opsets_(std::move(opsets)), root_(root) {}
+  explicit converter(external_data_root& root) : root_(root) {}
 
   result<std::shared_ptr<graph>> convert(onnx::GraphProto& gp, scope* outer) {
     auto g = std::make_shared<graph>();
@@ -117,8 +117,6 @@ class converter {
     }
     return g;
   }
-
-  std::set<std::string>& missing() { return missing_; }
 
  private:
   status sort_nodes(const onnx::GraphProto& gp, const std::map<std::string, int>& producer, std::vector<int>& order) {
@@ -173,7 +171,7 @@ class converter {
     sc.names[name] = id;
     return id;
   }
-  static const ops::value_type& find_type(scope& sc, const std::string& name) {
+  static const value_type& find_type(scope& sc, const std::string& name) {
     if (auto it = sc.names.find(name); it != sc.names.end()) return sc.g->values[it->second].type;
     return find_type(*sc.outer, name);
   }
@@ -215,7 +213,7 @@ class converter {
         nd.outputs.push_back(-1);
         continue;
       }
-      ops::value_type t;
+      value_type t;
       bool has_shape = false;
       if (auto it = declared.find(o); it != declared.end()) {
         t = convert_type(it->second->type());
@@ -227,33 +225,6 @@ class converter {
       nd.outputs.push_back(id);
     }
 
-    auto opset = opsets_.find(nd.domain);
-    if (opset == opsets_.end())
-      return status(errc::invalid_model, where() + ": domain '" + nd.domain + "' is not among the model's opset imports");
-    nd.op = ops_.find(nd.domain, nd.op_type, opset->second);
-    if (!nd.op) {
-      std::string key = (nd.domain.empty() ? "" : nd.domain + ".") + nd.op_type;
-      if (auto* any = ops_.find_any(nd.domain, nd.op_type))
-        missing_.insert(key + " at opset " + std::to_string(opset->second) + " (this build has it for opsets " +
-                        std::to_string(any->since) + "-" +
-                        (any->until >= ops::latest ? "latest" : std::to_string(any->until)) + ")");
-      else
-        missing_.insert(key);
-    } else {
-      auto parsed = nd.op->parse(nd.raw_attrs);
-      if (!parsed.ok()) return std::move(parsed).error().with_context(where());
-      nd.attrs = std::move(parsed).value();
-      auto arity_error = [&](const char* what, int n, ops::arity a) {
-        return status(errc::invalid_model, where() + ": has " + std::to_string(n) + " " + what + ", expected " +
-                                               std::to_string(a.min) +
-                                               (a.max == a.min ? std::string()
-                                                : a.max == ops::variadic ? " or more"
-                                                                         : " to " + std::to_string(a.max)));
-      };
-      int nin = static_cast<int>(nd.inputs.size()), nout = static_cast<int>(nd.outputs.size());
-      if (nin < nd.op->inputs.min || nin > nd.op->inputs.max) return arity_error("inputs", nin, nd.op->inputs);
-      if (nout < nd.op->outputs.min || nout > nd.op->outputs.max) return arity_error("outputs", nout, nd.op->outputs);
-    }
     g.nodes.push_back(std::move(nd));
     return ok();
   }
@@ -341,10 +312,7 @@ class converter {
     return out;
   }
 
-  const op_table& ops_;
-  std::map<std::string, int, std::less<>> opsets_;
   external_data_root& root_;
-  std::set<std::string> missing_;
 };
 
 // ---------------------------------------------------------------------------
@@ -440,16 +408,9 @@ inline result<model> load_model(onnx::ModelProto& mp, const std::filesystem::pat
   ONYX_TRY(inliner.inline_graph(*mp.mutable_graph()));
 
   external_data_root root(folder);
-  converter conv(ops, m.opsets, root);
-  auto g = conv.convert(*mp.mutable_graph(), nullptr);
-  if (!conv.missing().empty()) {
-    std::string list;
-    for (const auto& s : conv.missing()) list += (list.empty() ? "" : ", ") + s;
-    return status(errc::unsupported, "this build of onyx has no " +
-                                         std::string(conv.missing().size() == 1 ? "operator " : "operators ") + list);
-  }
-  if (!g.ok()) return std::move(g).error();
-  m.main = std::move(g).value();
+  converter conv(root);
+  ONYX_ASSIGN(m.main, conv.convert(*mp.mutable_graph(), nullptr));
+  ONYX_TRY(resolve_ops(m, ops));
   return m;
 }
 
@@ -461,6 +422,11 @@ inline result<model> load_model(const std::filesystem::path& path, const op_tabl
   if (!m.ok()) return std::move(m).error().with_context(path.filename().string());
   return m;
 }
+
+/// The .onnx loader, as a session's `Loader` policy.
+struct onnx_loader {
+  static result<model> load(const std::filesystem::path& path, const op_table& ops) { return load_model(path, ops); }
+};
 
 /// Loads a model held in memory (serialized ModelProto bytes).
 inline result<model> load_model_from_bytes(std::string_view bytes, const op_table& ops,

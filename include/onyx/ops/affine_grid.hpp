@@ -18,7 +18,7 @@ struct AffineGrid {
   static constexpr dtype_set T1 = dtypes::floats;
   struct attributes {
     std::int64_t align_corners = 0;
-    static constexpr auto fields = std::tuple{graph::field{"align_corners", &attributes::align_corners}};
+    static constexpr auto fields = std::tuple{field{"align_corners", &attributes::align_corners}};
   };
   static status infer(const attributes&, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T1, "T1"));

@@ -18,8 +18,8 @@ struct arg_reduce_base {
     std::int64_t keepdims = 1;
     std::int64_t select_last_index = 0;
     static constexpr auto fields =
-        std::tuple{graph::field{"axis", &attributes::axis}, graph::field{"keepdims", &attributes::keepdims},
-                   graph::field{"select_last_index", &attributes::select_last_index}};
+        std::tuple{field{"axis", &attributes::axis}, field{"keepdims", &attributes::keepdims},
+                   field{"select_last_index", &attributes::select_last_index}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

@@ -35,15 +35,15 @@ struct Attention {
     std::optional<std::int64_t> softmax_precision;
     std::int64_t left_window_size = -1, right_window_size = -1;
     static constexpr auto fields = std::tuple{
-        graph::field{"is_causal", &attributes::is_causal},
-        graph::field{"q_num_heads", &attributes::q_num_heads},
-        graph::field{"kv_num_heads", &attributes::kv_num_heads},
-        graph::field{"qk_matmul_output_mode", &attributes::qk_matmul_output_mode},
-        graph::field{"scale", &attributes::scale},
-        graph::field{"softcap", &attributes::softcap},
-        graph::field{"softmax_precision", &attributes::softmax_precision},
-        graph::field{"left_window_size", &attributes::left_window_size},
-        graph::field{"right_window_size", &attributes::right_window_size}};
+        field{"is_causal", &attributes::is_causal},
+        field{"q_num_heads", &attributes::q_num_heads},
+        field{"kv_num_heads", &attributes::kv_num_heads},
+        field{"qk_matmul_output_mode", &attributes::qk_matmul_output_mode},
+        field{"scale", &attributes::scale},
+        field{"softcap", &attributes::softcap},
+        field{"softmax_precision", &attributes::softmax_precision},
+        field{"left_window_size", &attributes::left_window_size},
+        field{"right_window_size", &attributes::right_window_size}};
   };
 
   static status infer(const attributes& a, infer_context& c) {

@@ -16,13 +16,13 @@ struct AveragePool {
   static constexpr dtype_set T = dtypes::floats;
   struct attributes : detail::pool_attributes {
     static constexpr auto fields = std::tuple{
-        graph::field{"auto_pad", &attributes::auto_pad},
-        graph::field{"ceil_mode", &attributes::ceil_mode},
-        graph::field{"count_include_pad", &attributes::count_include_pad},
-        graph::field{"dilations", &attributes::dilations},
-        graph::field{"kernel_shape", &attributes::kernel_shape, true},
-        graph::field{"pads", &attributes::pads},
-        graph::field{"strides", &attributes::strides}};
+        field{"auto_pad", &attributes::auto_pad},
+        field{"ceil_mode", &attributes::ceil_mode},
+        field{"count_include_pad", &attributes::count_include_pad},
+        field{"dilations", &attributes::dilations},
+        field{"kernel_shape", &attributes::kernel_shape, true},
+        field{"pads", &attributes::pads},
+        field{"strides", &attributes::strides}};
   };
   static status infer(const attributes& a, infer_context& c) { return detail::pool_infer(a, c, T); }
 };

@@ -24,9 +24,9 @@ struct BatchNormalization {
     std::int64_t spatial = 1;  // opsets 1-8
     std::int64_t is_test = 0;  // opsets 1-6
     static constexpr auto fields =
-        std::tuple{graph::field{"epsilon", &attributes::epsilon}, graph::field{"momentum", &attributes::momentum},
-                   graph::field{"training_mode", &attributes::training_mode},
-                   graph::field{"spatial", &attributes::spatial}, graph::field{"is_test", &attributes::is_test}};
+        std::tuple{field{"epsilon", &attributes::epsilon}, field{"momentum", &attributes::momentum},
+                   field{"training_mode", &attributes::training_mode},
+                   field{"spatial", &attributes::spatial}, field{"is_test", &attributes::is_test}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (a.training_mode != 0 || c.output_count() > 1)

@@ -14,7 +14,7 @@ struct Binarizer {
   static constexpr dtype_set T = dtypes::f32 | dtypes::f64 | dtypes::i32 | dtypes::i64;
   struct attributes {
     float threshold = 0.0f;
-    static constexpr auto fields = std::tuple{graph::field{"threshold", &attributes::threshold}};
+    static constexpr auto fields = std::tuple{field{"threshold", &attributes::threshold}};
   };
   static status infer(const attributes&, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

@@ -16,7 +16,7 @@ struct BitCast {
   static constexpr dtype_set T1 = dtypes::all - dtypes::string, T2 = T1;
   struct attributes {
     std::int64_t to = 0;
-    static constexpr auto fields = std::tuple{graph::field{"to", &attributes::to, true}};
+    static constexpr auto fields = std::tuple{field{"to", &attributes::to, true}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T1, "T1"));

@@ -16,7 +16,7 @@ struct BitShift {
   static constexpr dtype_set T = dtypes::unsigned_ints;
   struct attributes {
     std::string direction;
-    static constexpr auto fields = std::tuple{graph::field{"direction", &attributes::direction, true}};
+    static constexpr auto fields = std::tuple{field{"direction", &attributes::direction, true}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (a.direction != "LEFT" && a.direction != "RIGHT")

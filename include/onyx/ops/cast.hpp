@@ -86,8 +86,8 @@ struct Cast {
     std::int64_t saturate = 1;
     std::string round_mode = "up";
     static constexpr auto fields =
-        std::tuple{graph::field{"to", &attributes::to, true}, graph::field{"saturate", &attributes::saturate},
-                   graph::field{"round_mode", &attributes::round_mode}};
+        std::tuple{field{"to", &attributes::to, true}, field{"saturate", &attributes::saturate},
+                   field{"round_mode", &attributes::round_mode}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (!is_valid(static_cast<int>(a.to))) return c.fail("attribute to = " + std::to_string(a.to) + " is no ONNX type");

@@ -19,8 +19,8 @@ struct CastLike {
   struct attributes {
     std::int64_t saturate = 1;
     std::string round_mode = "up";
-    static constexpr auto fields = std::tuple{graph::field{"saturate", &attributes::saturate},
-                                              graph::field{"round_mode", &attributes::round_mode}};
+    static constexpr auto fields = std::tuple{field{"saturate", &attributes::saturate},
+                                              field{"round_mode", &attributes::round_mode}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 1, castable, "T2"));

@@ -19,7 +19,7 @@ struct CausalConvWithState {
   static constexpr dtype_set T = dtypes::f32 | dtypes::f16 | dtypes::bf16;
   struct attributes {
     std::string activation = "none";
-    static constexpr auto fields = std::tuple{graph::field{"activation", &attributes::activation}};
+    static constexpr auto fields = std::tuple{field{"activation", &attributes::activation}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (a.activation != "none" && a.activation != "silu" && a.activation != "swish")

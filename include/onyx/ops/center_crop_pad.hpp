@@ -18,7 +18,7 @@ struct CenterCropPad {
   static constexpr dtype_set T = dtypes::all - dtypes::sub_byte, Tind = dtypes::indices;
   struct attributes {
     std::vector<std::int64_t> axes;
-    static constexpr auto fields = std::tuple{graph::field{"axes", &attributes::axes}};
+    static constexpr auto fields = std::tuple{field{"axes", &attributes::axes}};
   };
   /// The axes `shape` refers to, normalized.
   static result<std::vector<int>> target_axes(const attributes& a, std::size_t rank, std::size_t given) {

@@ -16,7 +16,7 @@ struct Clip_v6 {
   static constexpr dtype_set T = dtypes::f16 | dtypes::f32 | dtypes::f64;
   struct attributes {
     std::optional<float> min, max;
-    static constexpr auto fields = std::tuple{graph::field{"min", &attributes::min}, graph::field{"max", &attributes::max}};
+    static constexpr auto fields = std::tuple{field{"min", &attributes::min}, field{"max", &attributes::max}};
   };
   static status infer(const attributes&, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

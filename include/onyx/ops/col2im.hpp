@@ -20,8 +20,8 @@ struct Col2Im {
   struct attributes {
     std::vector<std::int64_t> dilations, pads, strides;
     static constexpr auto fields =
-        std::tuple{graph::field{"dilations", &attributes::dilations}, graph::field{"pads", &attributes::pads},
-                   graph::field{"strides", &attributes::strides}};
+        std::tuple{field{"dilations", &attributes::dilations}, field{"pads", &attributes::pads},
+                   field{"strides", &attributes::strides}};
   };
   static status infer(const attributes&, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

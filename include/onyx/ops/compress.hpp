@@ -19,7 +19,7 @@ struct Compress {
   static constexpr dtype_set T1 = dtypes::boolean;
   struct attributes {
     std::optional<std::int64_t> axis;
-    static constexpr auto fields = std::tuple{graph::field{"axis", &attributes::axis}};
+    static constexpr auto fields = std::tuple{field{"axis", &attributes::axis}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

@@ -17,7 +17,7 @@ struct ConcatFromSequence {
     std::int64_t axis = 0;
     std::int64_t new_axis = 0;
     static constexpr auto fields =
-        std::tuple{graph::field{"axis", &attributes::axis, true}, graph::field{"new_axis", &attributes::new_axis}};
+        std::tuple{field{"axis", &attributes::axis, true}, field{"new_axis", &attributes::new_axis}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_ASSIGN(dtype t, detail::require_sequence(c, 0));

@@ -16,7 +16,7 @@ struct ConstantOfShape {
   static constexpr dtype_set T1 = dtypes::i64;
   struct attributes {
     tensor value;  // empty: float32 0
-    static constexpr auto fields = std::tuple{graph::field{"value", &attributes::value}};
+    static constexpr auto fields = std::tuple{field{"value", &attributes::value}};
   };
   static dtype value_type(const attributes& a) { return a.value.empty() ? dtype::float32 : a.value.type(); }
   static status infer(const attributes& a, infer_context& c) {

@@ -3,20 +3,9 @@
 // body or declared.
 #pragma once
 
-#include "onyx/graph/ir.hpp"
 #include "onyx/ops/op.hpp"
 
 namespace onyx::ops::detail {
-
-/// The declared type of output `i` of `g`, dims kept only where they are
-/// numbers (a subgraph's symbols are not the outer graph's).
-inline value_type subgraph_output_type(const graph::graph& g, std::size_t i) {
-  value_type t = g.values[g.outputs[i]].type;
-  if (t.shape.rank_known)
-    for (auto& d : t.shape.dims)
-      if (!d.known()) d = dim::unknown();
-  return t;
-}
 
 /// Dims where `a` and `b` agree, unknown elsewhere; unknown rank when the
 /// ranks differ or either is unknown.
@@ -33,9 +22,10 @@ inline sym_shape merge_shapes(const sym_shape& a, const sym_shape& b) {
 inline result<std::vector<value_type>> infer_body(infer_context& c, const graph::graph& body,
                                                   std::span<const value_type> ins) {
   ONYX_ASSIGN(auto inferred, c.infer_subgraph(body, ins));
+  body_interface declared_io = c.interface_of(body);
   std::vector<value_type> out;
-  for (std::size_t i = 0; i < body.outputs.size(); ++i) {
-    value_type declared = subgraph_output_type(body, i);
+  for (std::size_t i = 0; i < declared_io.outputs.size(); ++i) {
+    value_type declared = std::move(declared_io.outputs[i]);
     if (!inferred) {
       out.push_back(std::move(declared));
       continue;
@@ -81,11 +71,12 @@ inline result<std::vector<value_type>> infer_loop_body(infer_context& c, const g
 inline status check_body(const infer_context& c, const std::shared_ptr<const graph::graph>& g, std::string_view what,
                          std::size_t inputs, std::size_t outputs, bool exact_outputs) {
   if (!g) return c.fail("missing graph attribute '" + std::string(what) + "'");
-  if (g->inputs.size() != inputs)
-    return c.fail(std::string(what) + " takes " + std::to_string(g->inputs.size()) + " inputs, expected " +
+  const body_interface io = c.interface_of(*g);
+  if (io.inputs != inputs)
+    return c.fail(std::string(what) + " takes " + std::to_string(io.inputs) + " inputs, expected " +
                   std::to_string(inputs));
-  if (exact_outputs ? g->outputs.size() != outputs : g->outputs.size() < outputs)
-    return c.fail(std::string(what) + " has " + std::to_string(g->outputs.size()) + " outputs, expected " +
+  if (exact_outputs ? io.outputs.size() != outputs : io.outputs.size() < outputs)
+    return c.fail(std::string(what) + " has " + std::to_string(io.outputs.size()) + " outputs, expected " +
                   (exact_outputs ? "" : "at least ") + std::to_string(outputs));
   return ok();
 }

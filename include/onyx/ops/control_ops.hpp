@@ -7,7 +7,7 @@
 #include "onyx/ops/scan.hpp"
 #include "onyx/ops/scan_v8.hpp"
 #include "onyx/ops/sequence_map.hpp"
-#include "onyx/registry/registry.hpp"
+#include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 

@@ -98,9 +98,9 @@ struct Conv {
   static constexpr dtype_set T = dtypes::f16 | dtypes::f32 | dtypes::f64;
   struct attributes : detail::conv_attributes {
     static constexpr auto fields = std::tuple{
-        graph::field{"auto_pad", &attributes::auto_pad},       graph::field{"dilations", &attributes::dilations},
-        graph::field{"group", &attributes::group},             graph::field{"kernel_shape", &attributes::kernel_shape},
-        graph::field{"pads", &attributes::pads},               graph::field{"strides", &attributes::strides}};
+        field{"auto_pad", &attributes::auto_pad},       field{"dilations", &attributes::dilations},
+        field{"group", &attributes::group},             field{"kernel_shape", &attributes::kernel_shape},
+        field{"pads", &attributes::pads},               field{"strides", &attributes::strides}};
   };
   static status infer(const attributes& a, infer_context& c) { return detail::conv_infer(a, c, T); }
 };

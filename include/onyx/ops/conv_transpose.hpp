@@ -27,14 +27,14 @@ struct ConvTranspose {
     std::vector<std::int64_t> pads;
     std::vector<std::int64_t> strides;
     static constexpr auto fields = std::tuple{
-        graph::field{"auto_pad", &attributes::auto_pad},
-        graph::field{"dilations", &attributes::dilations},
-        graph::field{"group", &attributes::group},
-        graph::field{"kernel_shape", &attributes::kernel_shape},
-        graph::field{"output_padding", &attributes::output_padding},
-        graph::field{"output_shape", &attributes::output_shape},
-        graph::field{"pads", &attributes::pads},
-        graph::field{"strides", &attributes::strides}};
+        field{"auto_pad", &attributes::auto_pad},
+        field{"dilations", &attributes::dilations},
+        field{"group", &attributes::group},
+        field{"kernel_shape", &attributes::kernel_shape},
+        field{"output_padding", &attributes::output_padding},
+        field{"output_shape", &attributes::output_shape},
+        field{"pads", &attributes::pads},
+        field{"strides", &attributes::strides}};
   };
 
   /// Per-axis geometry for concrete input extents and kernel: (out, pad_begin).

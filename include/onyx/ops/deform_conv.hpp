@@ -22,9 +22,9 @@ struct DeformConv {
     std::vector<std::int64_t> dilations, kernel_shape, pads, strides;
     std::int64_t group = 1, offset_group = 1;
     static constexpr auto fields = std::tuple{
-        graph::field{"dilations", &attributes::dilations}, graph::field{"kernel_shape", &attributes::kernel_shape},
-        graph::field{"pads", &attributes::pads},           graph::field{"strides", &attributes::strides},
-        graph::field{"group", &attributes::group},         graph::field{"offset_group", &attributes::offset_group}};
+        field{"dilations", &attributes::dilations}, field{"kernel_shape", &attributes::kernel_shape},
+        field{"pads", &attributes::pads},           field{"strides", &attributes::strides},
+        field{"group", &attributes::group},         field{"offset_group", &attributes::offset_group}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

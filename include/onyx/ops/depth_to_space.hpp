@@ -17,7 +17,7 @@ struct DepthToSpace {
     std::int64_t blocksize = 0;
     std::string mode = "DCR";
     static constexpr auto fields =
-        std::tuple{graph::field{"blocksize", &attributes::blocksize, true}, graph::field{"mode", &attributes::mode}};
+        std::tuple{field{"blocksize", &attributes::blocksize, true}, field{"mode", &attributes::mode}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (a.blocksize <= 0) return c.fail("blocksize must be positive, not " + std::to_string(a.blocksize));

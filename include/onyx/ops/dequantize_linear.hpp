@@ -26,8 +26,8 @@ struct DequantizeLinear {
     std::int64_t block_size = 0;
     std::int64_t output_dtype = 0;
     static constexpr auto fields =
-        std::tuple{graph::field{"axis", &attributes::axis}, graph::field{"block_size", &attributes::block_size},
-                   graph::field{"output_dtype", &attributes::output_dtype}};
+        std::tuple{field{"axis", &attributes::axis}, field{"block_size", &attributes::block_size},
+                   field{"output_dtype", &attributes::output_dtype}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T1, "T1"));

@@ -26,7 +26,7 @@ struct DFT {
     std::int64_t inverse = 0;
     std::int64_t onesided = 0;
     static constexpr auto fields =
-        std::tuple{graph::field{"inverse", &attributes::inverse}, graph::field{"onesided", &attributes::onesided}};
+        std::tuple{field{"inverse", &attributes::inverse}, field{"onesided", &attributes::onesided}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T1, "T1"));
@@ -80,8 +80,8 @@ struct DFT_v17 {
     std::int64_t inverse = 0;
     std::int64_t onesided = 0;
     static constexpr auto fields =
-        std::tuple{graph::field{"axis", &attributes::axis}, graph::field{"inverse", &attributes::inverse},
-                   graph::field{"onesided", &attributes::onesided}};
+        std::tuple{field{"axis", &attributes::axis}, field{"inverse", &attributes::inverse},
+                   field{"onesided", &attributes::onesided}};
   };
   static status infer(const attributes&, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T1, "T1"));
@@ -91,7 +91,7 @@ struct DFT_v17 {
   static status expand(const attributes& a, expand_context& c) {
     auto axis = c.constant(tensor::scalar<std::int64_t>(a.axis));
     ONYX_ASSIGN(auto outs, c.add("DFT", {c.input(0), c.input_count() > 1 ? c.input(1) : -1, axis},
-                                 {graph::attribute{"inverse", a.inverse}, graph::attribute{"onesided", a.onesided}}));
+                                 {attribute{"inverse", a.inverse}, attribute{"onesided", a.onesided}}));
     c.set_output(0, outs[0]);
     return ok();
   }

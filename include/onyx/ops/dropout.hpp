@@ -26,9 +26,9 @@ struct Dropout {
     float ratio = 0.5f;
     std::int64_t is_test = 0;
     std::int64_t seed = 0;
-    static constexpr auto fields = std::tuple{graph::field{"ratio", &attributes::ratio},
-                                              graph::field{"is_test", &attributes::is_test},
-                                              graph::field{"seed", &attributes::seed}};
+    static constexpr auto fields = std::tuple{field{"ratio", &attributes::ratio},
+                                              field{"is_test", &attributes::is_test},
+                                              field{"seed", &attributes::seed}};
   };
   static status infer(const attributes&, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

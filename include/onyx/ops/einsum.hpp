@@ -134,7 +134,7 @@ struct Einsum {
   static constexpr dtype_set T = dtypes::floats | dtypes::i32 | dtypes::i64 | dtypes::u32 | dtypes::u64;
   struct attributes {
     std::string equation;
-    static constexpr auto fields = std::tuple{graph::field{"equation", &attributes::equation, true}};
+    static constexpr auto fields = std::tuple{field{"equation", &attributes::equation, true}};
   };
   static status infer(const attributes& a, infer_context& c) {
     std::vector<std::size_t> ranks;

@@ -73,7 +73,7 @@
 #include "onyx/ops/thresholded_relu.hpp"
 #include "onyx/ops/where.hpp"
 #include "onyx/ops/xor.hpp"
-#include "onyx/registry/registry.hpp"
+#include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 

@@ -16,7 +16,7 @@ struct EyeLike {
   struct attributes {
     std::optional<std::int64_t> dtype;
     std::int64_t k = 0;
-    static constexpr auto fields = std::tuple{graph::field{"dtype", &attributes::dtype}, graph::field{"k", &attributes::k}};
+    static constexpr auto fields = std::tuple{field{"dtype", &attributes::dtype}, field{"k", &attributes::k}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T1, "T1"));

@@ -14,7 +14,7 @@ struct Flatten {
   static constexpr dtype_set T = dtypes::all;
   struct attributes {
     std::int64_t axis = 1;
-    static constexpr auto fields = std::tuple{graph::field{"axis", &attributes::axis}};
+    static constexpr auto fields = std::tuple{field{"axis", &attributes::axis}};
   };
   static status infer(const attributes& a, infer_context& c) {
     const sym_shape& x = c.input_shape(0);

@@ -17,7 +17,7 @@ struct Gather {
   static constexpr std::array signature{in(0), in(1)};
   struct attributes {
     std::int64_t axis = 0;
-    static constexpr auto fields = std::tuple{graph::field{"axis", &attributes::axis}};
+    static constexpr auto fields = std::tuple{field{"axis", &attributes::axis}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 1, Tind, "Tind"));

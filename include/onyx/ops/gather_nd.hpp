@@ -17,7 +17,7 @@ struct GatherND {
   static constexpr dtype_set T = dtypes::all;
   struct attributes {
     std::int64_t batch_dims = 0;
-    static constexpr auto fields = std::tuple{graph::field{"batch_dims", &attributes::batch_dims}};
+    static constexpr auto fields = std::tuple{field{"batch_dims", &attributes::batch_dims}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 1, dtypes::i64, "indices (int64)"));

@@ -17,7 +17,7 @@ struct Gelu {
   static constexpr dtype_set T = dtypes::floats;
   struct attributes {
     std::string approximate = "none";
-    static constexpr auto fields = std::tuple{graph::field{"approximate", &attributes::approximate}};
+    static constexpr auto fields = std::tuple{field{"approximate", &attributes::approximate}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (a.approximate != "none" && a.approximate != "tanh")

@@ -22,8 +22,8 @@ struct Gemm {
     std::int64_t transA = 0;
     std::int64_t transB = 0;
     static constexpr auto fields =
-        std::tuple{graph::field{"alpha", &attributes::alpha}, graph::field{"beta", &attributes::beta},
-                   graph::field{"transA", &attributes::transA}, graph::field{"transB", &attributes::transB}};
+        std::tuple{field{"alpha", &attributes::alpha}, field{"beta", &attributes::beta},
+                   field{"transA", &attributes::transA}, field{"transB", &attributes::transB}};
   };
   static status infer(const attributes& a, infer_context& c) {
     for (int i = 0; i < c.input_count(); ++i)

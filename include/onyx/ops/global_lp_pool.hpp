@@ -14,7 +14,7 @@ struct GlobalLpPool {
   static constexpr dtype_set T = dtypes::floats;
   struct attributes {
     float p = 2.0f;  // a float in opset 1, an int since 2
-    static constexpr auto fields = std::tuple{graph::field{"p", &attributes::p}};
+    static constexpr auto fields = std::tuple{field{"p", &attributes::p}};
   };
   static status infer(const attributes&, infer_context& c) { return detail::global_pool_infer(c, T); }
 };

@@ -26,8 +26,8 @@ struct GridSample {
     std::string mode = "linear";
     std::string padding_mode = "zeros";
     static constexpr auto fields =
-        std::tuple{graph::field{"align_corners", &attributes::align_corners}, graph::field{"mode", &attributes::mode},
-                   graph::field{"padding_mode", &attributes::padding_mode}};
+        std::tuple{field{"align_corners", &attributes::align_corners}, field{"mode", &attributes::mode},
+                   field{"padding_mode", &attributes::padding_mode}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T1, "T1"));

@@ -19,9 +19,9 @@ struct GroupNormalization {
     float epsilon = 1e-5f;
     std::int64_t num_groups = 0;
     std::int64_t stash_type = 1;
-    static constexpr auto fields = std::tuple{graph::field{"epsilon", &attributes::epsilon},
-                                              graph::field{"num_groups", &attributes::num_groups, true},
-                                              graph::field{"stash_type", &attributes::stash_type}};
+    static constexpr auto fields = std::tuple{field{"epsilon", &attributes::epsilon},
+                                              field{"num_groups", &attributes::num_groups, true},
+                                              field{"stash_type", &attributes::stash_type}};
   };
   static status infer(const attributes& a, infer_context& c) {
     for (int i = 0; i < 3; ++i) ONYX_TRY(require_type(c, i, T, "T"));

@@ -29,12 +29,12 @@ struct GRU {
     std::int64_t layout = 0;
     std::int64_t linear_before_reset = 0;
     static constexpr auto fields = std::tuple{
-        graph::field{"activation_alpha", &attributes::activation_alpha},
-        graph::field{"activation_beta", &attributes::activation_beta},
-        graph::field{"activations", &attributes::activations}, graph::field{"clip", &attributes::clip},
-        graph::field{"direction", &attributes::direction}, graph::field{"hidden_size", &attributes::hidden_size},
-        graph::field{"layout", &attributes::layout},
-        graph::field{"linear_before_reset", &attributes::linear_before_reset}};
+        field{"activation_alpha", &attributes::activation_alpha},
+        field{"activation_beta", &attributes::activation_beta},
+        field{"activations", &attributes::activations}, field{"clip", &attributes::clip},
+        field{"direction", &attributes::direction}, field{"hidden_size", &attributes::hidden_size},
+        field{"layout", &attributes::layout},
+        field{"linear_before_reset", &attributes::linear_before_reset}};
   };
   static status infer(const attributes& a, infer_context& c) {
     return detail::infer_recurrent(c, T, 3, a.hidden_size, a.direction, a.layout, 1);

@@ -16,7 +16,7 @@ struct HardSigmoid {
   struct attributes {
     float alpha = 0.2f;
     float beta = 0.5f;
-    static constexpr auto fields = std::tuple{graph::field{"alpha", &attributes::alpha}, graph::field{"beta", &attributes::beta}};
+    static constexpr auto fields = std::tuple{field{"alpha", &attributes::alpha}, field{"beta", &attributes::beta}};
   };
   static status infer(const attributes&, infer_context& c) {
     return infer_unary(c, T, "T");

@@ -15,7 +15,7 @@ struct Hardmax {
   static constexpr dtype_set T = dtypes::floats;
   struct attributes {
     std::int64_t axis = -1;
-    static constexpr auto fields = std::tuple{graph::field{"axis", &attributes::axis}};
+    static constexpr auto fields = std::tuple{field{"axis", &attributes::axis}};
   };
   static status infer(const attributes& a, infer_context& c) { return detail::softmax_infer(a.axis, c, T); }
 };

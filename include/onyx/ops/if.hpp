@@ -18,8 +18,8 @@ struct If {
   static constexpr std::array<slot, 0> signature{};
   struct attributes {
     std::shared_ptr<const graph::graph> then_branch, else_branch;
-    static constexpr auto fields = std::tuple{graph::field{"then_branch", &attributes::then_branch, true},
-                                              graph::field{"else_branch", &attributes::else_branch, true}};
+    static constexpr auto fields = std::tuple{field{"then_branch", &attributes::then_branch, true},
+                                              field{"else_branch", &attributes::else_branch, true}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, B, "B"));

@@ -15,7 +15,7 @@ struct InstanceNormalization {
   static constexpr dtype_set T = dtypes::floats;
   struct attributes {
     float epsilon = 1e-5f;
-    static constexpr auto fields = std::tuple{graph::field{"epsilon", &attributes::epsilon}};
+    static constexpr auto fields = std::tuple{field{"epsilon", &attributes::epsilon}};
   };
   static status infer(const attributes&, infer_context& c) {
     for (int i = 0; i < 3; ++i) ONYX_TRY(require_type(c, i, T, "T"));

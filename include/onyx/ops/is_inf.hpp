@@ -17,7 +17,7 @@ struct IsInf {
   struct attributes {
     std::int64_t detect_negative = 1;
     std::int64_t detect_positive = 1;
-    static constexpr auto fields = std::tuple{graph::field{"detect_negative", &attributes::detect_negative}, graph::field{"detect_positive", &attributes::detect_positive}};
+    static constexpr auto fields = std::tuple{field{"detect_negative", &attributes::detect_negative}, field{"detect_positive", &attributes::detect_positive}};
   };
   static status infer(const attributes&, infer_context& c) {
     return infer_unary(c, T1, "T1", dtype::boolean);

@@ -33,18 +33,18 @@ struct LabelEncoder {
     std::vector<std::string> values_strings;
     std::optional<tensor> values_tensor;
     static constexpr auto fields = std::tuple{
-        graph::field{"default_string", &attributes::default_string},
-        graph::field{"default_int64", &attributes::default_int64},
-        graph::field{"default_float", &attributes::default_float},
-        graph::field{"default_tensor", &attributes::default_tensor},
-        graph::field{"keys_floats", &attributes::keys_floats},
-        graph::field{"keys_int64s", &attributes::keys_int64s},
-        graph::field{"keys_strings", &attributes::keys_strings},
-        graph::field{"keys_tensor", &attributes::keys_tensor},
-        graph::field{"values_floats", &attributes::values_floats},
-        graph::field{"values_int64s", &attributes::values_int64s},
-        graph::field{"values_strings", &attributes::values_strings},
-        graph::field{"values_tensor", &attributes::values_tensor}};
+        field{"default_string", &attributes::default_string},
+        field{"default_int64", &attributes::default_int64},
+        field{"default_float", &attributes::default_float},
+        field{"default_tensor", &attributes::default_tensor},
+        field{"keys_floats", &attributes::keys_floats},
+        field{"keys_int64s", &attributes::keys_int64s},
+        field{"keys_strings", &attributes::keys_strings},
+        field{"keys_tensor", &attributes::keys_tensor},
+        field{"values_floats", &attributes::values_floats},
+        field{"values_int64s", &attributes::values_int64s},
+        field{"values_strings", &attributes::values_strings},
+        field{"values_tensor", &attributes::values_tensor}};
 
     /// The keys or the values as one tensor, whichever attribute holds them.
     static tensor pick(const std::optional<tensor>& t, const std::vector<std::int64_t>& i,

@@ -21,8 +21,8 @@ struct LayerNormalization {
     float epsilon = 1e-5f;
     std::int64_t stash_type = 1;
     static constexpr auto fields =
-        std::tuple{graph::field{"axis", &attributes::axis}, graph::field{"epsilon", &attributes::epsilon},
-                   graph::field{"stash_type", &attributes::stash_type}};
+        std::tuple{field{"axis", &attributes::axis}, field{"epsilon", &attributes::epsilon},
+                   field{"stash_type", &attributes::stash_type}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

@@ -15,7 +15,7 @@ struct LeakyRelu {
   static constexpr dtype_set T = dtypes::floats;
   struct attributes {
     float alpha = 0.01f;
-    static constexpr auto fields = std::tuple{graph::field{"alpha", &attributes::alpha}};
+    static constexpr auto fields = std::tuple{field{"alpha", &attributes::alpha}};
   };
   static status infer(const attributes&, infer_context& c) {
     return infer_unary(c, T, "T");

@@ -26,10 +26,10 @@ struct LinearAttention {
     float scale = 0.0f;
     std::int64_t q_num_heads = 0, kv_num_heads = 0, chunk_size = 64;
     static constexpr auto fields =
-        std::tuple{graph::field{"update_rule", &attributes::update_rule}, graph::field{"scale", &attributes::scale},
-                   graph::field{"q_num_heads", &attributes::q_num_heads, true},
-                   graph::field{"kv_num_heads", &attributes::kv_num_heads, true},
-                   graph::field{"chunk_size", &attributes::chunk_size}};
+        std::tuple{field{"update_rule", &attributes::update_rule}, field{"scale", &attributes::scale},
+                   field{"q_num_heads", &attributes::q_num_heads, true},
+                   field{"kv_num_heads", &attributes::kv_num_heads, true},
+                   field{"chunk_size", &attributes::chunk_size}};
     bool gated() const { return update_rule == "gated" || update_rule == "gated_delta"; }
     bool delta() const { return update_rule == "delta" || update_rule == "gated_delta"; }
   };

@@ -21,7 +21,7 @@ struct Loop {
   static constexpr std::array<slot, 0> signature{};
   struct attributes {
     std::shared_ptr<const graph::graph> body;
-    static constexpr auto fields = std::tuple{graph::field{"body", &attributes::body, true}};
+    static constexpr auto fields = std::tuple{field{"body", &attributes::body, true}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (c.has_input(0)) ONYX_TRY(require_type(c, 0, I, "I"));

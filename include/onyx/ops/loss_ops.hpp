@@ -3,7 +3,7 @@
 
 #include "onyx/ops/negative_log_likelihood_loss.hpp"
 #include "onyx/ops/softmax_cross_entropy_loss.hpp"
-#include "onyx/registry/registry.hpp"
+#include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 

@@ -15,7 +15,7 @@ struct LpNormalization {
   struct attributes {
     std::int64_t axis = -1;
     std::int64_t p = 2;
-    static constexpr auto fields = std::tuple{graph::field{"axis", &attributes::axis}, graph::field{"p", &attributes::p}};
+    static constexpr auto fields = std::tuple{field{"axis", &attributes::axis}, field{"p", &attributes::p}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

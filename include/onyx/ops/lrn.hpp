@@ -20,8 +20,8 @@ struct LRN {
     float bias = 1.0f;
     std::int64_t size = 0;
     static constexpr auto fields =
-        std::tuple{graph::field{"alpha", &attributes::alpha}, graph::field{"beta", &attributes::beta},
-                   graph::field{"bias", &attributes::bias}, graph::field{"size", &attributes::size, true}};
+        std::tuple{field{"alpha", &attributes::alpha}, field{"beta", &attributes::beta},
+                   field{"bias", &attributes::bias}, field{"size", &attributes::size, true}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

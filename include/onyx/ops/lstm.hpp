@@ -29,11 +29,11 @@ struct LSTM {
     std::int64_t input_forget = 0;
     std::int64_t layout = 0;
     static constexpr auto fields = std::tuple{
-        graph::field{"activation_alpha", &attributes::activation_alpha},
-        graph::field{"activation_beta", &attributes::activation_beta},
-        graph::field{"activations", &attributes::activations}, graph::field{"clip", &attributes::clip},
-        graph::field{"direction", &attributes::direction}, graph::field{"hidden_size", &attributes::hidden_size},
-        graph::field{"input_forget", &attributes::input_forget}, graph::field{"layout", &attributes::layout}};
+        field{"activation_alpha", &attributes::activation_alpha},
+        field{"activation_beta", &attributes::activation_beta},
+        field{"activations", &attributes::activations}, field{"clip", &attributes::clip},
+        field{"direction", &attributes::direction}, field{"hidden_size", &attributes::hidden_size},
+        field{"input_forget", &attributes::input_forget}, field{"layout", &attributes::layout}};
   };
   static status infer(const attributes& a, infer_context& c) {
     return detail::infer_recurrent(c, T, 4, a.hidden_size, a.direction, a.layout, 2);

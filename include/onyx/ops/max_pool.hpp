@@ -18,10 +18,10 @@ struct MaxPool {
   static constexpr dtype_set I = dtypes::i64;
   struct attributes : detail::pool_attributes {
     static constexpr auto fields = std::tuple{
-        graph::field{"auto_pad", &attributes::auto_pad},   graph::field{"ceil_mode", &attributes::ceil_mode},
-        graph::field{"dilations", &attributes::dilations}, graph::field{"kernel_shape", &attributes::kernel_shape, true},
-        graph::field{"pads", &attributes::pads},           graph::field{"storage_order", &attributes::storage_order},
-        graph::field{"strides", &attributes::strides}};
+        field{"auto_pad", &attributes::auto_pad},   field{"ceil_mode", &attributes::ceil_mode},
+        field{"dilations", &attributes::dilations}, field{"kernel_shape", &attributes::kernel_shape, true},
+        field{"pads", &attributes::pads},           field{"storage_order", &attributes::storage_order},
+        field{"strides", &attributes::strides}};
   };
   static status infer(const attributes& a, infer_context& c) { return detail::pool_infer(a, c, T); }
 };

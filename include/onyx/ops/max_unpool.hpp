@@ -18,8 +18,8 @@ struct MaxUnpool {
   struct attributes {
     std::vector<std::int64_t> kernel_shape, pads, strides;
     static constexpr auto fields =
-        std::tuple{graph::field{"kernel_shape", &attributes::kernel_shape, true},
-                   graph::field{"pads", &attributes::pads}, graph::field{"strides", &attributes::strides}};
+        std::tuple{field{"kernel_shape", &attributes::kernel_shape, true},
+                   field{"pads", &attributes::pads}, field{"strides", &attributes::strides}};
   };
 
   /// The unpooled extent of each dim of x, or why there is none.

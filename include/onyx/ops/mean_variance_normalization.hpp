@@ -16,7 +16,7 @@ struct MeanVarianceNormalization {
   static constexpr dtype_set T = dtypes::floats;
   struct attributes {
     std::vector<std::int64_t> axes{0, 2, 3};
-    static constexpr auto fields = std::tuple{graph::field{"axes", &attributes::axes}};
+    static constexpr auto fields = std::tuple{field{"axes", &attributes::axes}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

@@ -18,7 +18,7 @@ struct MelWeightMatrix {
   static constexpr dtype_set T1 = dtypes::indices, T2 = dtypes::floats, T3 = dtypes::numeric;
   struct attributes {
     std::int64_t output_datatype = 1;
-    static constexpr auto fields = std::tuple{graph::field{"output_datatype", &attributes::output_datatype}};
+    static constexpr auto fields = std::tuple{field{"output_datatype", &attributes::output_datatype}};
   };
   static status infer(const attributes& a, infer_context& c) {
     for (int i = 0; i < 3; ++i) ONYX_TRY(require_type(c, i, T1, "T1"));

@@ -33,7 +33,7 @@
 #include "onyx/ops/swi_glu.hpp"
 #include "onyx/ops/swish.hpp"
 #include "onyx/ops/unique.hpp"
-#include "onyx/registry/registry.hpp"
+#include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 

@@ -4,7 +4,7 @@
 
 #include "onyx/ops/array_feature_extractor.hpp"
 #include "onyx/ops/binarizer.hpp"
-#include "onyx/registry/registry.hpp"
+#include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 

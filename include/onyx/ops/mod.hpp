@@ -19,7 +19,7 @@ struct Mod {
   static constexpr dtype_set T = dtypes::numeric;
   struct attributes {
     std::int64_t fmod = 0;
-    static constexpr auto fields = std::tuple{graph::field{"fmod", &attributes::fmod}};
+    static constexpr auto fields = std::tuple{field{"fmod", &attributes::fmod}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (a.fmod != 0 && a.fmod != 1) return c.fail("fmod must be 0 or 1, got " + std::to_string(a.fmod));

@@ -21,8 +21,8 @@ struct NegativeLogLikelihoodLoss {
   struct attributes {
     std::optional<std::int64_t> ignore_index;
     std::string reduction = "mean";
-    static constexpr auto fields = std::tuple{graph::field{"ignore_index", &attributes::ignore_index},
-                                              graph::field{"reduction", &attributes::reduction}};
+    static constexpr auto fields = std::tuple{field{"ignore_index", &attributes::ignore_index},
+                                              field{"reduction", &attributes::reduction}};
   };
   static status infer(const attributes& a, infer_context& c) {
     return detail::infer_loss(c, T, Tind, a.reduction);

@@ -30,7 +30,7 @@
 #include "onyx/ops/resize.hpp"
 #include "onyx/ops/softmax.hpp"
 #include "onyx/ops/softmax_v1.hpp"
-#include "onyx/registry/registry.hpp"
+#include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 

@@ -23,7 +23,7 @@ struct NonMaxSuppression {
   static constexpr dtype_set T = dtypes::f32;
   struct attributes {
     std::int64_t center_point_box = 0;
-    static constexpr auto fields = std::tuple{graph::field{"center_point_box", &attributes::center_point_box}};
+    static constexpr auto fields = std::tuple{field{"center_point_box", &attributes::center_point_box}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "boxes"));

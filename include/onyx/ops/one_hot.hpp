@@ -19,7 +19,7 @@ struct OneHot {
   static constexpr std::array signature{in(2)};
   struct attributes {
     std::int64_t axis = -1;
-    static constexpr auto fields = std::tuple{graph::field{"axis", &attributes::axis}};
+    static constexpr auto fields = std::tuple{field{"axis", &attributes::axis}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T1, "T1"));

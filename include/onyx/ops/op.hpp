@@ -26,8 +26,8 @@
 #include "onyx/core/status.hpp"
 #include "onyx/core/tensor.hpp"
 #include "onyx/core/value.hpp"
-#include "onyx/graph/attribute.hpp"
-#include "onyx/ops/value_type.hpp"
+#include "onyx/core/attribute.hpp"
+#include "onyx/core/value_type.hpp"
 
 namespace onyx::ops {
 
@@ -68,6 +68,15 @@ inline std::string to_string(const signature& s) {
   return r + ")";
 }
 
+/// A graph attribute (an If branch, a Loop body) as its op's inference sees
+/// it: how many inputs it takes and the declared types of its outputs, dims
+/// kept only where they are numbers (a subgraph's symbols are not the outer
+/// graph's).
+struct body_interface {
+  std::size_t inputs = 0;
+  std::vector<value_type> outputs;
+};
+
 /// The interface an op's `infer` sees: the node's input types, shapes and the
 /// values known before running (constants, small propagated tensors).
 class infer_context {
@@ -95,6 +104,9 @@ class infer_context {
     (void)body, (void)inputs;
     return std::optional<std::vector<value_type>>{};
   }
+
+  /// The declared interface of `body`, one of this node's graph attributes.
+  virtual body_interface interface_of(const graph::graph& body) const = 0;
 
   dtype input_type(int i) const { return input(i).type; }
   const sym_shape& input_shape(int i) const { return input(i).shape; }
@@ -193,7 +205,7 @@ class expand_context {
   /// Adds a node of the model's default domain at the latest semantics;
   /// returns its outputs.
   virtual result<std::vector<ref>> add(std::string_view op, std::vector<ref> inputs,
-                                       std::vector<graph::attribute> attrs = {}, int outputs = 1) = 0;
+                                       std::vector<attribute> attrs = {}, int outputs = 1) = 0;
   /// Makes `r` the node's output `i`.
   virtual void set_output(int i, ref r) = 0;
 };

@@ -15,7 +15,7 @@ struct Optional {
   static constexpr std::array<slot, 0> signature{};
   struct attributes {
     std::optional<value_type> type;
-    static constexpr auto fields = std::tuple{graph::field{"type", &attributes::type}};
+    static constexpr auto fields = std::tuple{field{"type", &attributes::type}};
   };
   static status infer(const attributes& a, infer_context& c) {
     value_type t = c.has_input(0) ? c.input(0) : a.type.value_or(value_type{value_kind::none});

@@ -45,7 +45,7 @@ struct Pad {
   static constexpr dtype_set T = dtypes::all, Tind = dtypes::indices;
   struct attributes {
     std::string mode = "constant";
-    static constexpr auto fields = std::tuple{graph::field{"mode", &attributes::mode}};
+    static constexpr auto fields = std::tuple{field{"mode", &attributes::mode}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (a.mode != "constant" && a.mode != "reflect" && a.mode != "edge" && a.mode != "wrap")
@@ -84,9 +84,9 @@ struct Pad_v2 {
     std::string mode = "constant";
     std::vector<std::int64_t> pads;
     float value = 0;
-    static constexpr auto fields = std::tuple{graph::field{"mode", &attributes::mode},
-                                              graph::field{"pads", &attributes::pads, true},
-                                              graph::field{"value", &attributes::value}};
+    static constexpr auto fields = std::tuple{field{"mode", &attributes::mode},
+                                              field{"pads", &attributes::pads, true},
+                                              field{"value", &attributes::value}};
   };
   static status infer(const attributes&, infer_context& c) {
     c.set_output(0, c.input_type(0),
@@ -96,7 +96,7 @@ struct Pad_v2 {
   static status expand(const attributes& a, expand_context& c) {
     ONYX_ASSIGN(auto outs, c.add("Pad",
                                  {c.input(0), c.constant(int64_tensor(a.pads)), c.constant(tensor::scalar<float>(a.value))},
-                                 {graph::attribute{"mode", a.mode}}));
+                                 {attribute{"mode", a.mode}}));
     c.set_output(0, outs[0]);
     return ok();
   }

@@ -33,9 +33,9 @@ struct QuantizeLinear {
     std::int64_t precision = 0;
     std::int64_t saturate = 1;
     static constexpr auto fields = std::tuple{
-        graph::field{"axis", &attributes::axis}, graph::field{"block_size", &attributes::block_size},
-        graph::field{"output_dtype", &attributes::output_dtype}, graph::field{"precision", &attributes::precision},
-        graph::field{"saturate", &attributes::saturate}};
+        field{"axis", &attributes::axis}, field{"block_size", &attributes::block_size},
+        field{"output_dtype", &attributes::output_dtype}, field{"precision", &attributes::precision},
+        field{"saturate", &attributes::saturate}};
   };
   static result<dtype> output_type(const attributes& a, const infer_context& c) {
     bool has_zero = c.input_count() > 2 && c.has_input(2);

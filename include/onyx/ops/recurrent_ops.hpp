@@ -4,7 +4,7 @@
 #include "onyx/ops/gru.hpp"
 #include "onyx/ops/lstm.hpp"
 #include "onyx/ops/rnn.hpp"
-#include "onyx/registry/registry.hpp"
+#include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 

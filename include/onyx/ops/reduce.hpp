@@ -51,8 +51,8 @@ template <dtype_set Types> struct reduce_base {
   struct attributes {
     std::int64_t keepdims = 1;
     std::int64_t noop_with_empty_axes = 0;
-    static constexpr auto fields = std::tuple{graph::field{"keepdims", &attributes::keepdims},
-                                              graph::field{"noop_with_empty_axes", &attributes::noop_with_empty_axes}};
+    static constexpr auto fields = std::tuple{field{"keepdims", &attributes::keepdims},
+                                              field{"noop_with_empty_axes", &attributes::noop_with_empty_axes}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));
@@ -79,7 +79,7 @@ template <class Self> struct reduce_v1_base {
     std::optional<std::vector<std::int64_t>> axes;
     std::int64_t keepdims = 1;
     static constexpr auto fields =
-        std::tuple{graph::field{"axes", &attributes::axes}, graph::field{"keepdims", &attributes::keepdims}};
+        std::tuple{field{"axes", &attributes::axes}, field{"keepdims", &attributes::keepdims}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_ASSIGN(auto s, reduce_shape(c.input_shape(0), a.axes, true, a.keepdims != 0, false));
@@ -89,7 +89,7 @@ template <class Self> struct reduce_v1_base {
   static status expand(const attributes& a, expand_context& c) {
     std::vector<expand_context::ref> in{c.input(0)};
     if (a.axes && !a.axes->empty()) in.push_back(c.constant(int64_tensor(*a.axes)));
-    ONYX_ASSIGN(auto outs, c.add(Self::name, std::move(in), {graph::attribute{"keepdims", a.keepdims}}));
+    ONYX_ASSIGN(auto outs, c.add(Self::name, std::move(in), {attribute{"keepdims", a.keepdims}}));
     c.set_output(0, outs[0]);
     return ok();
   }

@@ -19,7 +19,7 @@ struct RegexFullMatch {
   static constexpr dtype_set T2 = dtypes::boolean;
   struct attributes {
     std::string pattern;
-    static constexpr auto fields = std::tuple{graph::field{"pattern", &attributes::pattern}};
+    static constexpr auto fields = std::tuple{field{"pattern", &attributes::pattern}};
   };
   static status infer(const attributes&, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T1, "T1"));

@@ -90,7 +90,7 @@ struct Reshape {
   static constexpr dtype_set T = dtypes::all;
   struct attributes {
     std::int64_t allowzero = 0;
-    static constexpr auto fields = std::tuple{graph::field{"allowzero", &attributes::allowzero}};
+    static constexpr auto fields = std::tuple{field{"allowzero", &attributes::allowzero}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 1, dtypes::i64, "shape (int64)"));
@@ -112,7 +112,7 @@ struct Reshape_v1 {
   static constexpr arity inputs{1, 1}, outputs{1, 1};
   struct attributes {
     std::vector<std::int64_t> shape;
-    static constexpr auto fields = std::tuple{graph::field{"shape", &attributes::shape}};
+    static constexpr auto fields = std::tuple{field{"shape", &attributes::shape}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_ASSIGN(auto s, reshape_shape(c.input_shape(0), a.shape, false));

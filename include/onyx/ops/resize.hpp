@@ -114,15 +114,15 @@ struct Resize {
     std::string mode = "nearest";
     std::string nearest_mode = "round_prefer_floor";
     static constexpr auto fields = std::tuple{
-        graph::field{"antialias", &attributes::antialias},
-        graph::field{"axes", &attributes::axes},
-        graph::field{"coordinate_transformation_mode", &attributes::coordinate_transformation_mode},
-        graph::field{"cubic_coeff_a", &attributes::cubic_coeff_a},
-        graph::field{"exclude_outside", &attributes::exclude_outside},
-        graph::field{"extrapolation_value", &attributes::extrapolation_value},
-        graph::field{"keep_aspect_ratio_policy", &attributes::keep_aspect_ratio_policy},
-        graph::field{"mode", &attributes::mode},
-        graph::field{"nearest_mode", &attributes::nearest_mode}};
+        field{"antialias", &attributes::antialias},
+        field{"axes", &attributes::axes},
+        field{"coordinate_transformation_mode", &attributes::coordinate_transformation_mode},
+        field{"cubic_coeff_a", &attributes::cubic_coeff_a},
+        field{"exclude_outside", &attributes::exclude_outside},
+        field{"extrapolation_value", &attributes::extrapolation_value},
+        field{"keep_aspect_ratio_policy", &attributes::keep_aspect_ratio_policy},
+        field{"mode", &attributes::mode},
+        field{"nearest_mode", &attributes::nearest_mode}};
   };
 
   static status check(const attributes& a) {
@@ -196,7 +196,7 @@ struct Resize_v10 {
   static constexpr dtype_set T = Resize::T1;
   struct attributes {
     std::string mode = "nearest";
-    static constexpr auto fields = std::tuple{graph::field{"mode", &attributes::mode}};
+    static constexpr auto fields = std::tuple{field{"mode", &attributes::mode}};
   };
   static status infer(const attributes&, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));
@@ -205,7 +205,7 @@ struct Resize_v10 {
     return ok();
   }
   static status expand(const attributes& a, expand_context& c) {
-    std::vector<graph::attribute> attrs{
+    std::vector<attribute> attrs{
         {"mode", a.mode == "bilinear" ? std::string("linear") : a.mode},
         {"coordinate_transformation_mode", std::string("asymmetric")},
         {"nearest_mode", std::string("floor")}};
@@ -226,7 +226,7 @@ struct Upsample {
     std::string mode = "nearest";
     std::vector<float> scales;
     static constexpr auto fields =
-        std::tuple{graph::field{"mode", &attributes::mode}, graph::field{"scales", &attributes::scales}};
+        std::tuple{field{"mode", &attributes::mode}, field{"scales", &attributes::scales}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));
@@ -239,7 +239,7 @@ struct Upsample {
     expand_context::ref scales = c.input_count() > 1 && c.input(1) >= 0
                                      ? c.input(1)
                                      : c.constant(tensor::from(a.scales, {static_cast<std::int64_t>(a.scales.size())}));
-    std::vector<graph::attribute> attrs{
+    std::vector<attribute> attrs{
         {"mode", a.mode == "bilinear" ? std::string("linear") : a.mode},
         {"coordinate_transformation_mode", std::string("asymmetric")},
         {"nearest_mode", std::string("floor")}};

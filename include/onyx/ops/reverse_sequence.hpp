@@ -18,8 +18,8 @@ struct ReverseSequence {
   struct attributes {
     std::int64_t batch_axis = 1;
     std::int64_t time_axis = 0;
-    static constexpr auto fields = std::tuple{graph::field{"batch_axis", &attributes::batch_axis},
-                                              graph::field{"time_axis", &attributes::time_axis}};
+    static constexpr auto fields = std::tuple{field{"batch_axis", &attributes::batch_axis},
+                                              field{"time_axis", &attributes::time_axis}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

@@ -25,11 +25,11 @@ struct RNN {
     std::optional<std::int64_t> hidden_size;
     std::int64_t layout = 0;
     static constexpr auto fields = std::tuple{
-        graph::field{"activation_alpha", &attributes::activation_alpha},
-        graph::field{"activation_beta", &attributes::activation_beta},
-        graph::field{"activations", &attributes::activations}, graph::field{"clip", &attributes::clip},
-        graph::field{"direction", &attributes::direction}, graph::field{"hidden_size", &attributes::hidden_size},
-        graph::field{"layout", &attributes::layout}};
+        field{"activation_alpha", &attributes::activation_alpha},
+        field{"activation_beta", &attributes::activation_beta},
+        field{"activations", &attributes::activations}, field{"clip", &attributes::clip},
+        field{"direction", &attributes::direction}, field{"hidden_size", &attributes::hidden_size},
+        field{"layout", &attributes::layout}};
   };
   static status infer(const attributes& a, infer_context& c) {
     return detail::infer_recurrent(c, T, 1, a.hidden_size, a.direction, a.layout, 1);

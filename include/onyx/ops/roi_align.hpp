@@ -43,12 +43,12 @@ struct RoiAlign {
     std::int64_t output_height = 1, output_width = 1, sampling_ratio = 0;
     float spatial_scale = 1.0f;
     static constexpr auto fields =
-        std::tuple{graph::field{"coordinate_transformation_mode", &attributes::coordinate_transformation_mode},
-                   graph::field{"mode", &attributes::mode},
-                   graph::field{"output_height", &attributes::output_height},
-                   graph::field{"output_width", &attributes::output_width},
-                   graph::field{"sampling_ratio", &attributes::sampling_ratio},
-                   graph::field{"spatial_scale", &attributes::spatial_scale}};
+        std::tuple{field{"coordinate_transformation_mode", &attributes::coordinate_transformation_mode},
+                   field{"mode", &attributes::mode},
+                   field{"output_height", &attributes::output_height},
+                   field{"output_width", &attributes::output_width},
+                   field{"sampling_ratio", &attributes::sampling_ratio},
+                   field{"spatial_scale", &attributes::spatial_scale}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (a.coordinate_transformation_mode != "half_pixel" && a.coordinate_transformation_mode != "output_half_pixel")
@@ -70,21 +70,21 @@ struct RoiAlign_v10 {
     std::int64_t output_height = 1, output_width = 1, sampling_ratio = 0;
     float spatial_scale = 1.0f;
     static constexpr auto fields =
-        std::tuple{graph::field{"mode", &attributes::mode}, graph::field{"output_height", &attributes::output_height},
-                   graph::field{"output_width", &attributes::output_width},
-                   graph::field{"sampling_ratio", &attributes::sampling_ratio},
-                   graph::field{"spatial_scale", &attributes::spatial_scale}};
+        std::tuple{field{"mode", &attributes::mode}, field{"output_height", &attributes::output_height},
+                   field{"output_width", &attributes::output_width},
+                   field{"sampling_ratio", &attributes::sampling_ratio},
+                   field{"spatial_scale", &attributes::spatial_scale}};
   };
   static status infer(const attributes& a, infer_context& c) {
     return detail::roi_align_infer(c, T1, a.output_height, a.output_width);
   }
   static status expand(const attributes& a, expand_context& c) {
     ONYX_ASSIGN(auto y, c.add("RoiAlign", {c.input(0), c.input(1), c.input(2)},
-                              {graph::attribute{"coordinate_transformation_mode", std::string("output_half_pixel")},
-                               graph::attribute{"mode", a.mode}, graph::attribute{"output_height", a.output_height},
-                               graph::attribute{"output_width", a.output_width},
-                               graph::attribute{"sampling_ratio", a.sampling_ratio},
-                               graph::attribute{"spatial_scale", a.spatial_scale}}));
+                              {attribute{"coordinate_transformation_mode", std::string("output_half_pixel")},
+                               attribute{"mode", a.mode}, attribute{"output_height", a.output_height},
+                               attribute{"output_width", a.output_width},
+                               attribute{"sampling_ratio", a.sampling_ratio},
+                               attribute{"spatial_scale", a.spatial_scale}}));
     c.set_output(0, y[0]);
     return ok();
   }

@@ -23,9 +23,9 @@ struct RotaryEmbedding {
     std::int64_t interleaved = 0;
     std::optional<std::int64_t> num_heads;
     std::int64_t rotary_embedding_dim = 0;
-    static constexpr auto fields = std::tuple{graph::field{"interleaved", &attributes::interleaved},
-                                              graph::field{"num_heads", &attributes::num_heads},
-                                              graph::field{"rotary_embedding_dim", &attributes::rotary_embedding_dim}};
+    static constexpr auto fields = std::tuple{field{"interleaved", &attributes::interleaved},
+                                              field{"num_heads", &attributes::num_heads},
+                                              field{"rotary_embedding_dim", &attributes::rotary_embedding_dim}};
   };
   static status infer(const attributes& a, infer_context& c) {
     for (int i = 0; i < 3; ++i) ONYX_TRY(require_type(c, i, T, "T"));

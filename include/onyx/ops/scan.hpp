@@ -24,12 +24,12 @@ struct Scan {
     std::int64_t num_scan_inputs = 0;
     std::vector<std::int64_t> scan_input_axes, scan_input_directions, scan_output_axes, scan_output_directions;
     static constexpr auto fields = std::tuple{
-        graph::field{"body", &attributes::body, true},
-        graph::field{"num_scan_inputs", &attributes::num_scan_inputs, true},
-        graph::field{"scan_input_axes", &attributes::scan_input_axes},
-        graph::field{"scan_input_directions", &attributes::scan_input_directions},
-        graph::field{"scan_output_axes", &attributes::scan_output_axes},
-        graph::field{"scan_output_directions", &attributes::scan_output_directions}};
+        field{"body", &attributes::body, true},
+        field{"num_scan_inputs", &attributes::num_scan_inputs, true},
+        field{"scan_input_axes", &attributes::scan_input_axes},
+        field{"scan_input_directions", &attributes::scan_input_directions},
+        field{"scan_output_axes", &attributes::scan_output_axes},
+        field{"scan_output_directions", &attributes::scan_output_directions}};
   };
 
   static status infer(const attributes& a, infer_context& c) {

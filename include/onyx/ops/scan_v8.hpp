@@ -24,9 +24,9 @@ struct Scan_v8 {
     std::shared_ptr<const graph::graph> body;
     std::int64_t num_scan_inputs = 0;
     std::vector<std::int64_t> directions;
-    static constexpr auto fields = std::tuple{graph::field{"body", &attributes::body, true},
-                                              graph::field{"num_scan_inputs", &attributes::num_scan_inputs, true},
-                                              graph::field{"directions", &attributes::directions}};
+    static constexpr auto fields = std::tuple{field{"body", &attributes::body, true},
+                                              field{"num_scan_inputs", &attributes::num_scan_inputs, true},
+                                              field{"directions", &attributes::directions}};
   };
 
   static status infer(const attributes& a, infer_context& c) {

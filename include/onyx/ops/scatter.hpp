@@ -13,14 +13,14 @@ struct Scatter {
   static constexpr arity inputs{3, 3}, outputs{1, 1};
   struct attributes {
     std::int64_t axis = 0;
-    static constexpr auto fields = std::tuple{graph::field{"axis", &attributes::axis}};
+    static constexpr auto fields = std::tuple{field{"axis", &attributes::axis}};
   };
   static status infer(const attributes& a, infer_context& c) {
     return ScatterElements::infer(ScatterElements::attributes{a.axis, "none"}, c);
   }
   static status expand(const attributes& a, expand_context& c) {
     ONYX_ASSIGN(auto outs, c.add("ScatterElements", {c.input(0), c.input(1), c.input(2)},
-                                 {graph::attribute{"axis", a.axis}}));
+                                 {attribute{"axis", a.axis}}));
     c.set_output(0, outs[0]);
     return ok();
   }

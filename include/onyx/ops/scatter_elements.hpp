@@ -26,7 +26,7 @@ struct ScatterElements {
     std::int64_t axis = 0;
     std::string reduction = "none";
     static constexpr auto fields =
-        std::tuple{graph::field{"axis", &attributes::axis}, graph::field{"reduction", &attributes::reduction}};
+        std::tuple{field{"axis", &attributes::axis}, field{"reduction", &attributes::reduction}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 1, Tind, "Tind"));

@@ -19,7 +19,7 @@ struct ScatterND {
   static constexpr dtype_set T = dtypes::all;
   struct attributes {
     std::string reduction = "none";
-    static constexpr auto fields = std::tuple{graph::field{"reduction", &attributes::reduction}};
+    static constexpr auto fields = std::tuple{field{"reduction", &attributes::reduction}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 1, dtypes::i64, "indices (int64)"));

@@ -16,7 +16,7 @@ struct Selu {
   struct attributes {
     float alpha = 1.67326319217681884765625f;
     float gamma = 1.05070102214813232421875f;
-    static constexpr auto fields = std::tuple{graph::field{"alpha", &attributes::alpha}, graph::field{"gamma", &attributes::gamma}};
+    static constexpr auto fields = std::tuple{field{"alpha", &attributes::alpha}, field{"gamma", &attributes::gamma}};
   };
   static status infer(const attributes&, infer_context& c) {
     return infer_unary(c, T, "T");

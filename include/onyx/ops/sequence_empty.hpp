@@ -14,7 +14,7 @@ struct SequenceEmpty {
   static constexpr std::array<slot, 0> signature{};
   struct attributes {
     std::int64_t dtype = static_cast<std::int64_t>(onyx::dtype::float32);
-    static constexpr auto fields = std::tuple{graph::field{"dtype", &attributes::dtype}};
+    static constexpr auto fields = std::tuple{field{"dtype", &attributes::dtype}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (!is_valid(static_cast<int>(a.dtype))) return c.fail("dtype " + std::to_string(a.dtype) + " is not an ONNX type");

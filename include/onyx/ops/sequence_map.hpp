@@ -18,7 +18,7 @@ struct SequenceMap {
   static constexpr std::array<slot, 0> signature{};
   struct attributes {
     std::shared_ptr<const graph::graph> body;
-    static constexpr auto fields = std::tuple{graph::field{"body", &attributes::body, true}};
+    static constexpr auto fields = std::tuple{field{"body", &attributes::body, true}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (c.input(0).kind != value_kind::sequence) return c.fail("input_sequence must be a sequence");

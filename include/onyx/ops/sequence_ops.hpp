@@ -12,7 +12,7 @@
 #include "onyx/ops/sequence_insert.hpp"
 #include "onyx/ops/sequence_length.hpp"
 #include "onyx/ops/split_to_sequence.hpp"
-#include "onyx/registry/registry.hpp"
+#include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 

@@ -18,7 +18,7 @@ struct Shape {
     std::int64_t start = 0;
     std::optional<std::int64_t> end;
     static constexpr auto fields =
-        std::tuple{graph::field{"start", &attributes::start}, graph::field{"end", &attributes::end}};
+        std::tuple{field{"start", &attributes::start}, field{"end", &attributes::end}};
   };
   /// [start, end) for a rank-`r` input.
   static std::pair<std::int64_t, std::int64_t> range(const attributes& a, std::int64_t r) {

@@ -19,7 +19,7 @@ struct Shrink {
     float bias = 0.0f;
     float lambd = 0.5f;
     static constexpr auto fields =
-        std::tuple{graph::field{"bias", &attributes::bias}, graph::field{"lambd", &attributes::lambd}};
+        std::tuple{field{"bias", &attributes::bias}, field{"lambd", &attributes::lambd}};
   };
   static status infer(const attributes&, infer_context& c) { return infer_unary(c, T, "T"); }
 };

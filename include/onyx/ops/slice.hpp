@@ -91,9 +91,9 @@ struct Slice_v1 {
   struct attributes {
     std::vector<std::int64_t> starts, ends;
     std::optional<std::vector<std::int64_t>> axes;
-    static constexpr auto fields = std::tuple{graph::field{"starts", &attributes::starts, true},
-                                              graph::field{"ends", &attributes::ends, true},
-                                              graph::field{"axes", &attributes::axes}};
+    static constexpr auto fields = std::tuple{field{"starts", &attributes::starts, true},
+                                              field{"ends", &attributes::ends, true},
+                                              field{"axes", &attributes::axes}};
   };
   static status infer(const attributes&, infer_context& c) {
     c.set_output(0, c.input_type(0),

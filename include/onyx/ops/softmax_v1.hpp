@@ -15,7 +15,7 @@ struct Softmax_v1 {
   static constexpr dtype_set T = dtypes::floats;
   struct attributes {
     std::int64_t axis = 1;
-    static constexpr auto fields = std::tuple{graph::field{"axis", &attributes::axis}};
+    static constexpr auto fields = std::tuple{field{"axis", &attributes::axis}};
   };
   static status infer(const attributes& a, infer_context& c) { return detail::softmax_v1_infer(a.axis, c, T); }
   static status expand(const attributes& a, expand_context& c) { return detail::softmax_v1_expand(name, a.axis, c); }

@@ -14,7 +14,7 @@ struct SpaceToDepth {
   static constexpr dtype_set T = dtypes::all;
   struct attributes {
     std::int64_t blocksize = 0;
-    static constexpr auto fields = std::tuple{graph::field{"blocksize", &attributes::blocksize, true}};
+    static constexpr auto fields = std::tuple{field{"blocksize", &attributes::blocksize, true}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (a.blocksize <= 0) return c.fail("blocksize must be positive, not " + std::to_string(a.blocksize));

@@ -19,7 +19,7 @@ struct Split {
     std::int64_t axis = 0;
     std::optional<std::int64_t> num_outputs;
     static constexpr auto fields =
-        std::tuple{graph::field{"axis", &attributes::axis}, graph::field{"num_outputs", &attributes::num_outputs}};
+        std::tuple{field{"axis", &attributes::axis}, field{"num_outputs", &attributes::num_outputs}};
   };
   /// The piece sizes for an axis of extent d into n outputs, validated.
   static result<std::vector<std::int64_t>> sizes(const attributes& a, const std::optional<std::vector<std::int64_t>>& split,
@@ -89,7 +89,7 @@ struct Split_v1 {
     std::int64_t axis = 0;
     std::optional<std::vector<std::int64_t>> split;
     static constexpr auto fields =
-        std::tuple{graph::field{"axis", &attributes::axis}, graph::field{"split", &attributes::split}};
+        std::tuple{field{"axis", &attributes::axis}, field{"split", &attributes::split}};
   };
   static status infer(const attributes& a, infer_context& c) {
     return Split::infer(Split::attributes{a.axis, std::nullopt}, c);
@@ -98,7 +98,7 @@ struct Split_v1 {
     std::vector<expand_context::ref> in{c.input(0)};
     if (a.split) in.push_back(c.constant(int64_tensor(*a.split)));
     else if (c.input_count() > 1 && c.input(1) >= 0) in.push_back(c.input(1));
-    ONYX_ASSIGN(auto outs, c.add("Split", std::move(in), {graph::attribute{"axis", a.axis}}, c.output_count()));
+    ONYX_ASSIGN(auto outs, c.add("Split", std::move(in), {attribute{"axis", a.axis}}, c.output_count()));
     for (int i = 0; i < c.output_count(); ++i) c.set_output(i, outs[i]);
     return ok();
   }

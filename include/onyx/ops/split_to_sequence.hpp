@@ -18,7 +18,7 @@ struct SplitToSequence {
     std::int64_t axis = 0;
     std::int64_t keepdims = 1;
     static constexpr auto fields =
-        std::tuple{graph::field{"axis", &attributes::axis}, graph::field{"keepdims", &attributes::keepdims}};
+        std::tuple{field{"axis", &attributes::axis}, field{"keepdims", &attributes::keepdims}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (c.has_input(1)) ONYX_TRY(require_type(c, 1, dtypes::indices, "I"));

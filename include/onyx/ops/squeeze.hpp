@@ -68,7 +68,7 @@ struct Squeeze_v1 {
   static constexpr arity inputs{1, 1}, outputs{1, 1};
   struct attributes {
     std::optional<std::vector<std::int64_t>> axes;
-    static constexpr auto fields = std::tuple{graph::field{"axes", &attributes::axes}};
+    static constexpr auto fields = std::tuple{field{"axes", &attributes::axes}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_ASSIGN(auto s, squeeze_shape(c.input_shape(0), a.axes));

@@ -20,7 +20,7 @@ struct STFT {
   static constexpr dtype_set T1 = dtypes::floats, T2 = dtypes::indices;
   struct attributes {
     std::int64_t onesided = 1;
-    static constexpr auto fields = std::tuple{graph::field{"onesided", &attributes::onesided}};
+    static constexpr auto fields = std::tuple{field{"onesided", &attributes::onesided}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T1, "T1"));

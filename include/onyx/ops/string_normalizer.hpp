@@ -20,10 +20,10 @@ struct StringNormalizer {
     std::int64_t is_case_sensitive = 0;
     std::string locale;
     std::vector<std::string> stopwords;
-    static constexpr auto fields = std::tuple{graph::field{"case_change_action", &attributes::case_change_action},
-                                              graph::field{"is_case_sensitive", &attributes::is_case_sensitive},
-                                              graph::field{"locale", &attributes::locale},
-                                              graph::field{"stopwords", &attributes::stopwords}};
+    static constexpr auto fields = std::tuple{field{"case_change_action", &attributes::case_change_action},
+                                              field{"is_case_sensitive", &attributes::is_case_sensitive},
+                                              field{"locale", &attributes::locale},
+                                              field{"stopwords", &attributes::stopwords}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

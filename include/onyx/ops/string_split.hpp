@@ -19,7 +19,7 @@ struct StringSplit {
     std::string delimiter;
     std::optional<std::int64_t> maxsplit;
     static constexpr auto fields =
-        std::tuple{graph::field{"delimiter", &attributes::delimiter}, graph::field{"maxsplit", &attributes::maxsplit}};
+        std::tuple{field{"delimiter", &attributes::delimiter}, field{"maxsplit", &attributes::maxsplit}};
   };
   static status infer(const attributes&, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T1, "T1"));

@@ -17,7 +17,7 @@ struct SwiGLU {
   static constexpr dtype_set T = dtypes::floats;
   struct attributes {
     float alpha = 1.0f;
-    static constexpr auto fields = std::tuple{graph::field{"alpha", &attributes::alpha}};
+    static constexpr auto fields = std::tuple{field{"alpha", &attributes::alpha}};
   };
   static status infer(const attributes&, infer_context& c) {
     ONYX_TRY(require_same_type(c, 0, 1, T, "T"));

@@ -14,7 +14,7 @@ struct Swish {
   static constexpr dtype_set T = dtypes::floats;
   struct attributes {
     float alpha = 1.0f;
-    static constexpr auto fields = std::tuple{graph::field{"alpha", &attributes::alpha}};
+    static constexpr auto fields = std::tuple{field{"alpha", &attributes::alpha}};
   };
   static status infer(const attributes&, infer_context& c) { return infer_unary(c, T, "T"); }
 };

@@ -34,7 +34,7 @@
 #include "onyx/ops/transpose.hpp"
 #include "onyx/ops/trilu.hpp"
 #include "onyx/ops/unsqueeze.hpp"
-#include "onyx/registry/registry.hpp"
+#include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 

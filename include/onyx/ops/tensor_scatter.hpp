@@ -19,7 +19,7 @@ struct TensorScatter {
     std::int64_t axis = -2;
     std::string mode = "linear";
     static constexpr auto fields =
-        std::tuple{graph::field{"axis", &attributes::axis}, graph::field{"mode", &attributes::mode}};
+        std::tuple{field{"axis", &attributes::axis}, field{"mode", &attributes::mode}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (a.mode != "linear" && a.mode != "circular")

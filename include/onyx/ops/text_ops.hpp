@@ -8,7 +8,7 @@
 #include "onyx/ops/string_normalizer.hpp"
 #include "onyx/ops/string_split.hpp"
 #include "onyx/ops/tf_idf_vectorizer.hpp"
-#include "onyx/registry/registry.hpp"
+#include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 

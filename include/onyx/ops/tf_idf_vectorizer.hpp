@@ -25,15 +25,15 @@ struct TfIdfVectorizer {
     std::vector<std::string> pool_strings;
     std::vector<float> weights;
     static constexpr auto fields = std::tuple{
-        graph::field{"max_gram_length", &attributes::max_gram_length, true},
-        graph::field{"max_skip_count", &attributes::max_skip_count, true},
-        graph::field{"min_gram_length", &attributes::min_gram_length, true},
-        graph::field{"mode", &attributes::mode, true},
-        graph::field{"ngram_counts", &attributes::ngram_counts, true},
-        graph::field{"ngram_indexes", &attributes::ngram_indexes, true},
-        graph::field{"pool_int64s", &attributes::pool_int64s},
-        graph::field{"pool_strings", &attributes::pool_strings},
-        graph::field{"weights", &attributes::weights}};
+        field{"max_gram_length", &attributes::max_gram_length, true},
+        field{"max_skip_count", &attributes::max_skip_count, true},
+        field{"min_gram_length", &attributes::min_gram_length, true},
+        field{"mode", &attributes::mode, true},
+        field{"ngram_counts", &attributes::ngram_counts, true},
+        field{"ngram_indexes", &attributes::ngram_indexes, true},
+        field{"pool_int64s", &attributes::pool_int64s},
+        field{"pool_strings", &attributes::pool_strings},
+        field{"weights", &attributes::weights}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

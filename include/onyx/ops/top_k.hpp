@@ -20,9 +20,9 @@ struct TopK {
     std::int64_t axis = -1;
     std::int64_t largest = 1;
     std::int64_t sorted = 1;
-    static constexpr auto fields = std::tuple{graph::field{"axis", &attributes::axis},
-                                              graph::field{"largest", &attributes::largest},
-                                              graph::field{"sorted", &attributes::sorted}};
+    static constexpr auto fields = std::tuple{field{"axis", &attributes::axis},
+                                              field{"largest", &attributes::largest},
+                                              field{"sorted", &attributes::sorted}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));
@@ -57,7 +57,7 @@ struct TopK_v1 {
     std::int64_t axis = -1;
     std::int64_t k = 0;
     static constexpr auto fields =
-        std::tuple{graph::field{"axis", &attributes::axis}, graph::field{"k", &attributes::k, true}};
+        std::tuple{field{"axis", &attributes::axis}, field{"k", &attributes::k, true}};
   };
   static status infer(const attributes&, infer_context& c) {
     const sym_shape& x = c.input_shape(0);
@@ -68,7 +68,7 @@ struct TopK_v1 {
   }
   static status expand(const attributes& a, expand_context& c) {
     ONYX_ASSIGN(auto outs, c.add("TopK", {c.input(0), c.constant(int64_tensor({a.k}))},
-                                 {graph::attribute{"axis", a.axis}}, 2));
+                                 {attribute{"axis", a.axis}}, 2));
     c.set_output(0, outs[0]);
     c.set_output(1, outs[1]);
     return ok();

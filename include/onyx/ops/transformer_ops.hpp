@@ -6,7 +6,7 @@
 #include "onyx/ops/linear_attention.hpp"
 #include "onyx/ops/rms_normalization.hpp"
 #include "onyx/ops/rotary_embedding.hpp"
-#include "onyx/registry/registry.hpp"
+#include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 

@@ -15,7 +15,7 @@ struct Transpose {
   static constexpr dtype_set T = dtypes::all;
   struct attributes {
     std::vector<std::int64_t> perm;  // empty: reverse
-    static constexpr auto fields = std::tuple{graph::field{"perm", &attributes::perm}};
+    static constexpr auto fields = std::tuple{field{"perm", &attributes::perm}};
   };
   /// The permutation for a rank-`r` input, validated.
   static result<std::vector<int>> permutation(const attributes& a, std::size_t r) {

@@ -15,7 +15,7 @@ struct Trilu {
   static constexpr dtype_set T = dtypes::all;
   struct attributes {
     std::int64_t upper = 1;
-    static constexpr auto fields = std::tuple{graph::field{"upper", &attributes::upper}};
+    static constexpr auto fields = std::tuple{field{"upper", &attributes::upper}};
   };
   static status infer(const attributes&, infer_context& c) {
     if (c.has_input(1)) ONYX_TRY(require_type(c, 1, dtypes::i64, "k (int64)"));

@@ -21,7 +21,7 @@ struct Unique {
     std::optional<std::int64_t> axis;
     std::int64_t sorted = 1;
     static constexpr auto fields =
-        std::tuple{graph::field{"axis", &attributes::axis}, graph::field{"sorted", &attributes::sorted}};
+        std::tuple{field{"axis", &attributes::axis}, field{"sorted", &attributes::sorted}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

@@ -47,7 +47,7 @@ struct Unsqueeze_v1 {
   static constexpr arity inputs{1, 1}, outputs{1, 1};
   struct attributes {
     std::vector<std::int64_t> axes;
-    static constexpr auto fields = std::tuple{graph::field{"axes", &attributes::axes, true}};
+    static constexpr auto fields = std::tuple{field{"axes", &attributes::axes, true}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_ASSIGN(auto s, unsqueeze_shape(c.input_shape(0), a.axes));

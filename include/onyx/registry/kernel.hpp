@@ -97,11 +97,11 @@ template <class Op> class call : public kernel_call {
 class prepare_info_base {
  public:
   const void* attrs_ = nullptr;
-  std::span<const ops::value_type> inputs_;
+  std::span<const value_type> inputs_;
   std::span<const tensor* const> constants_;  // null where the input is not constant
   const thread_pool* pool_ = nullptr;
 
-  const ops::value_type& input(int i) const { return inputs_[i]; }
+  const value_type& input(int i) const { return inputs_[i]; }
   int input_count() const { return static_cast<int>(inputs_.size()); }
   /// Input `i` when it is a constant (an initializer), else nullptr.
   const tensor* constant(int i) const { return i < static_cast<int>(constants_.size()) ? constants_[i] : nullptr; }

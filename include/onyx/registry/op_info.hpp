@@ -17,7 +17,7 @@ namespace onyx {
 
 using run_fn = status (*)(const kernel_call&);
 using prepare_fn = result<std::shared_ptr<const void>> (*)(const prepare_info_base&);
-using parse_fn = result<std::shared_ptr<const void>> (*)(const std::vector<graph::attribute>&);
+using parse_fn = result<std::shared_ptr<const void>> (*)(const std::vector<attribute>&);
 using infer_fn = status (*)(const void* attrs, ops::infer_context&);
 using expand_fn = status (*)(const void* attrs, ops::expand_context&);
 

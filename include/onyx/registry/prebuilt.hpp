@@ -29,7 +29,7 @@ template <class Op, class B> struct prebuilt_kernels {
 /// An op's load-time functions, defined in the TU that compiles its group.
 /// `expand` exists only for ops that declare one.
 template <class Op> struct prebuilt_op {
-  static result<std::shared_ptr<const void>> parse(const std::vector<graph::attribute>&);
+  static result<std::shared_ptr<const void>> parse(const std::vector<attribute>&);
   static status infer(const void* attrs, ops::infer_context&);
   static status expand(const void* attrs, ops::expand_context&);
 };

@@ -11,21 +11,11 @@
 #pragma once
 
 #include "onyx/registry/detail/build.hpp"
+#include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 
-template <class... Ops> struct op_list {};
 template <class... Backends> struct backend_list {};
-
-/// Concatenation of op lists: `op_list_cat_t<core_ops, my_ops>`.
-template <class... Lists> struct op_list_cat;
-template <class... A> struct op_list_cat<op_list<A...>> {
-  using type = op_list<A...>;
-};
-template <class... A, class... B, class... Rest> struct op_list_cat<op_list<A...>, op_list<B...>, Rest...> {
-  using type = typename op_list_cat<op_list<A..., B...>, Rest...>::type;
-};
-template <class... Lists> using op_list_cat_t = typename op_list_cat<Lists...>::type;
 
 template <class OpList, class BackendList> struct registry;
 

@@ -12,7 +12,7 @@
 #include "onyx/graph/infer.hpp"
 #include "onyx/graph/passes/passes.hpp"
 #include "onyx/runtime/invoke.hpp"
-#include "onyx/runtime/thread_pool.hpp"
+#include "onyx/core/thread_pool.hpp"
 
 namespace onyx::runtime {
 
@@ -162,7 +162,7 @@ inline result<std::pair<const kernel_entry*, const backend_info*>> find_kernel(c
 inline result<std::vector<tensor>> evaluate_node(const graph::node& n, std::span<const tensor* const> inputs,
                                                  const graph::inferred& st, const thread_pool* pool) {
   ONYX_ASSIGN(auto found, find_kernel(n, st, true));
-  std::vector<const ops::value_type*> outputs;
+  std::vector<const value_type*> outputs;
   for (int id : n.outputs) outputs.push_back(id >= 0 ? &st.types[id] : nullptr);
   return invoke(*found.first, n.attrs.get(), inputs, outputs, pool);
 }
@@ -220,10 +220,10 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
     bound_node& b = bound[k];
     b.node = &n;
     if (b.kernel->prepare) {
-      std::vector<ops::value_type> in_types;
+      std::vector<value_type> in_types;
       std::vector<const tensor*> constants;
       for (int id : n.inputs) {
-        in_types.push_back(id >= 0 ? cg->types.types[id] : ops::value_type{value_kind::none});
+        in_types.push_back(id >= 0 ? cg->types.types[id] : value_type{value_kind::none});
         constants.push_back(id >= 0 && g->values[id].constant ? &*g->values[id].constant : nullptr);
       }
       prepare_info_base p;

@@ -34,7 +34,7 @@ struct shaped_plan {
 
 /// Concrete inference and memory planning for the given graph-input types.
 inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compiled_graph& cg,
-                                                                   std::vector<ops::value_type> input_types,
+                                                                   std::vector<value_type> input_types,
                                                                    std::vector<extents> key,
                                                                    const thread_pool* pool) {
   const auto& g = *cg.g;
@@ -102,7 +102,7 @@ class runtime_infer final : public ops::infer_context {
  public:
   runtime_infer(const graph::node& n, std::span<value* const> ins) : n_(n), ins_(ins) {
     for (auto* v : ins) {
-      ops::value_type t;
+      value_type t;
       if (!v || v->is_none()) t.kind = value_kind::none;
       else if (v->is_tensor()) t = {value_kind::tensor, v->as_tensor().type(), sym_shape(v->as_tensor().shape())};
       else if (v->is_sequence()) t = {value_kind::sequence, v->as_sequence().elem_type, sym_shape::unknown_rank()};
@@ -115,24 +115,25 @@ class runtime_infer final : public ops::infer_context {
   int input_count() const override { return static_cast<int>(ins_.size()); }
   int output_count() const override { return static_cast<int>(outs_.size()); }
   bool has_input(int i) const override { return i < input_count() && ins_[i] && !ins_[i]->is_none(); }
-  const ops::value_type& input(int i) const override { return types_[i]; }
+  const value_type& input(int i) const override { return types_[i]; }
   const tensor* input_value(int i) const override {
     return has_input(i) && ins_[i]->is_tensor() && ins_[i]->as_tensor().where().kind == device_kind::cpu
                ? &ins_[i]->as_tensor()
                : nullptr;
   }
-  void set_output(int i, ops::value_type t) override {
+  void set_output(int i, value_type t) override {
     if (i < output_count()) outs_[i] = std::move(t);
   }
   void set_output_value(int, tensor) override {}
   const std::string& node_name() const override { return n_.name; }
+  ops::body_interface interface_of(const graph::graph& body) const override { return onyx::graph::interface_of(body); }
 
-  std::vector<ops::value_type> outs_;
+  std::vector<value_type> outs_;
 
  private:
   const graph::node& n_;
   std::span<value* const> ins_;
-  std::vector<ops::value_type> types_;
+  std::vector<value_type> types_;
 };
 
 }  // namespace executor_detail

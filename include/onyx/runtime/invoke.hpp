@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "onyx/registry/op_info.hpp"
-#include "onyx/runtime/thread_pool.hpp"
+#include "onyx/core/thread_pool.hpp"
 
 namespace onyx::runtime {
 
@@ -35,10 +35,10 @@ class standalone_context final : public kernel_context {
 /// kernel. Unwanted outputs come back empty.
 inline result<std::vector<tensor>> invoke(const kernel_entry& k, const void* attrs,
                                           std::span<const tensor* const> inputs,
-                                          std::span<const ops::value_type* const> outputs,
+                                          std::span<const value_type* const> outputs,
                                           const thread_pool* pool) {
   std::vector<value> in_values(inputs.size()), out_values(outputs.size());
-  std::vector<ops::value_type> in_types(inputs.size());
+  std::vector<value_type> in_types(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i]) {
       in_values[i] = *inputs[i];

@@ -7,6 +7,11 @@
 // several threads at once (each call takes its own run context). Creation runs
 // the whole pipeline: load, normalize, infer, optimize, bind and prepare.
 // Plans for concrete input shapes are made on first use and cached (LRU).
+//
+// This header never reaches protobuf. A session is made from a graph::model
+// (built in C++, or by any loader); the path-taking forms read an .onnx file
+// through graph::onnx_loader, so a program that uses them includes
+// onyx/graph/loader.hpp (onyx::session, compiled into onyx_runtime, does).
 #pragma once
 
 #include <list>
@@ -14,12 +19,18 @@
 #include <stdexcept>
 #include <thread>
 
-#include "onyx/graph/loader.hpp"
+#include <filesystem>
+
 #include "onyx/graph/normalize.hpp"
+#include "onyx/graph/resolve.hpp"
 #include "onyx/registry/registry.hpp"
 #include "onyx/runtime/executor.hpp"
 
 namespace onyx {
+
+namespace graph {
+struct onnx_loader;  // onyx/graph/loader.hpp: .onnx files, through protobuf
+}
 
 struct session_options {
   /// Threads a run may use, the caller included; 0 = the hardware's count.
@@ -40,10 +51,15 @@ struct node_info {
 /// A graph input or output as the model declares it (shapes may be symbolic).
 struct io_info {
   std::string name;
-  ops::value_type type;
+  value_type type;
 };
 
 using named_value = std::pair<std::string, value>;
+
+namespace session_detail {
+template <class T, class = void> inline constexpr bool complete = false;
+template <class T> inline constexpr bool complete<T, std::void_t<decltype(sizeof(T))>> = true;
+}  // namespace session_detail
 
 #if defined(__cpp_exceptions)
 /// What the throwing API throws: the status's code and message.
@@ -61,11 +77,21 @@ class error : public std::runtime_error {
 /// the typed ways to make one.
 class session_core {
  public:
-  /// Loads and prepares `path`. Status-returning form for -fno-exceptions builds.
+  /// Prepares `m` (its nodes are bound to `ops` here when no loader bound
+  /// them). Status-returning form for -fno-exceptions builds.
+  static result<std::unique_ptr<session_core>> open(graph::model m, const op_table& ops,
+                                                    const session_options& opt = {}) {
+    std::unique_ptr<session_core> s(new session_core(ops, opt));
+    ONYX_TRY(s->init(std::move(m)));
+    return s;
+  }
+  /// Loads `path` with `Loader` (an .onnx file: include onyx/graph/loader.hpp)
+  /// and prepares it.
+  template <class Loader = graph::onnx_loader>
   static result<std::unique_ptr<session_core>> open(const std::filesystem::path& path, const op_table& ops,
                                                     const session_options& opt = {}) {
     std::unique_ptr<session_core> s(new session_core(ops, opt));
-    ONYX_TRY(s->init(path));
+    ONYX_TRY(s->template init_from<Loader>(path));
     return s;
   }
 
@@ -92,7 +118,7 @@ class session_core {
       if (it == inputs_.end()) return status(errc::invalid_argument, "the model has no input '" + name + "'; its inputs are " + input_list());
       given[it - inputs_.begin()] = &v;
     }
-    std::vector<ops::value_type> types(g.inputs.size());
+    std::vector<value_type> types(g.inputs.size());
     std::vector<extents> key(g.inputs.size());
     for (std::size_t i = 0; i < g.inputs.size(); ++i) {
       if (!given[i]) return status(errc::invalid_argument, "input '" + inputs_[i].name + "' is missing; the model's inputs are " + input_list());
@@ -153,14 +179,22 @@ class session_core {
   }
 #endif
 
-  status init(const std::filesystem::path& path) {
-    ONYX_ASSIGN(model_, graph::load_model(path, ops_));
+  template <class Loader> status init_from(const std::filesystem::path& path) {
+    static_assert(session_detail::complete<Loader>,
+                  "reading a model file needs its loader: include onyx/graph/loader.hpp for .onnx files");
+    ONYX_ASSIGN(model_, Loader::load(path, ops_));
     status st = prepare();
     if (!st.ok()) return std::move(st).with_context(path.filename().string());
     return ok();
   }
 
+  status init(graph::model m) {
+    model_ = std::move(m);
+    return prepare();
+  }
+
   status prepare() {
+    ONYX_TRY(graph::resolve_ops(model_, ops_));
     ONYX_TRY(graph::normalize(*model_.main, ops_));
     runtime::compile_options co{opt_.optimize, pool_.get(), ops_};
     ONYX_ASSIGN(main_, runtime::compile(model_.main, co));
@@ -198,7 +232,7 @@ class session_core {
     return ok();
   }
 
-  result<std::shared_ptr<const runtime::shaped_plan>> plan_for(std::vector<ops::value_type> types,
+  result<std::shared_ptr<const runtime::shaped_plan>> plan_for(std::vector<value_type> types,
                                                                std::vector<extents> key) const {
     std::lock_guard lock(plan_mutex_);
     for (auto it = plans_.begin(); it != plans_.end(); ++it)
@@ -243,15 +277,25 @@ class session_core {
 template <class Registry> class basic_session : public session_core {
  public:
 #if defined(__cpp_exceptions)
-  /// Loads and prepares `path`; throws onyx::error naming what is wrong.
+  /// Loads and prepares `path` with `Loader` (include onyx/graph/loader.hpp
+  /// for .onnx files); throws onyx::error naming what is wrong.
+  template <class Loader = graph::onnx_loader>
   explicit basic_session(const std::filesystem::path& path, const session_options& opt = {})
       : session_core(Registry::table(), opt) {
-    throw_if(init(path));
+    throw_if(this->template init_from<Loader>(path));
+  }
+  /// Prepares a model already in graph form (no file, no protobuf).
+  explicit basic_session(graph::model m, const session_options& opt = {}) : session_core(Registry::table(), opt) {
+    throw_if(init(std::move(m)));
   }
 #endif
+  template <class Loader = graph::onnx_loader>
   static result<std::unique_ptr<session_core>> open(const std::filesystem::path& path,
                                                     const session_options& opt = {}) {
-    return session_core::open(path, Registry::table(), opt);
+    return session_core::open<Loader>(path, Registry::table(), opt);
+  }
+  static result<std::unique_ptr<session_core>> open(graph::model m, const session_options& opt = {}) {
+    return session_core::open(std::move(m), Registry::table(), opt);
   }
 };
 

@@ -189,7 +189,7 @@ inline void erase_marked(graph& g, const std::vector<char>& removed) {
 
 /// A new constant value holding `t`.
 inline int add_constant(graph& g, inferred& st, std::string name, tensor t) {
-  ops::value_type type{value_kind::tensor, t.type(), sym_shape(t.shape())};
+  value_type type{value_kind::tensor, t.type(), sym_shape(t.shape())};
   int id = g.add_value(std::move(name), type);
   g.values[id].constant = t;
   st.types.push_back(type);

@@ -13,8 +13,8 @@ inline constexpr dtype_set cumulative_types =
 struct cumulative_attributes {
   std::int64_t exclusive = 0;
   std::int64_t reverse = 0;
-  static constexpr auto fields = std::tuple{graph::field{"exclusive", &cumulative_attributes::exclusive},
-                                            graph::field{"reverse", &cumulative_attributes::reverse}};
+  static constexpr auto fields = std::tuple{field{"exclusive", &cumulative_attributes::exclusive},
+                                            field{"reverse", &cumulative_attributes::reverse}};
 };
 
 inline status cumulative_infer(infer_context& c) {

@@ -21,8 +21,8 @@ namespace onyx::ops::detail {
 struct legacy_broadcast_attributes {
   std::int64_t broadcast = 0;
   std::optional<std::int64_t> axis;
-  static constexpr auto fields = std::tuple{graph::field{"broadcast", &legacy_broadcast_attributes::broadcast},
-                                            graph::field{"axis", &legacy_broadcast_attributes::axis}};
+  static constexpr auto fields = std::tuple{field{"broadcast", &legacy_broadcast_attributes::broadcast},
+                                            field{"axis", &legacy_broadcast_attributes::axis}};
 };
 
 /// C has A's type and shape; B must equal A's shape, or (broadcast = 1) fit in it.
@@ -46,7 +46,7 @@ inline result<expand_context::ref> append_ones(expand_context& c, expand_context
   ONYX_ASSIGN(auto shape, c.add("Shape", {v}));
   auto one = c.constant(tensor::from<std::int64_t>({1}, {1}));
   ONYX_ASSIGN(auto ones, c.add("Expand", {one, k}));
-  ONYX_ASSIGN(auto target, c.add("Concat", {shape[0], ones[0]}, {graph::attribute{"axis", std::int64_t{0}}}));
+  ONYX_ASSIGN(auto target, c.add("Concat", {shape[0], ones[0]}, {attribute{"axis", std::int64_t{0}}}));
   ONYX_ASSIGN(auto reshaped, c.add("Reshape", {v, target[0]}));
   return reshaped[0];
 }

@@ -34,6 +34,7 @@ class retyped_context final : public infer_context {
   }
   void set_output_value(int, tensor) override {}
   const std::string& node_name() const override { return c_.node_name(); }
+  body_interface interface_of(const graph::graph& body) const override { return c_.interface_of(body); }
 
  private:
   infer_context& c_;

@@ -20,8 +20,8 @@ inline status softmax_infer(std::int64_t axis, infer_context& c, dtype_set T) {
 /// >= axis]) and normalize each row: Flatten(axis) -> op(axis=-1) -> Reshape
 /// back to the input's shape.
 inline status softmax_v1_expand(std::string_view op, std::int64_t axis, expand_context& c) {
-  ONYX_ASSIGN(auto flat, c.add("Flatten", {c.input(0)}, {graph::attribute{"axis", axis}}));
-  ONYX_ASSIGN(auto rows, c.add(op, {flat[0]}, {graph::attribute{"axis", std::int64_t{-1}}}));
+  ONYX_ASSIGN(auto flat, c.add("Flatten", {c.input(0)}, {attribute{"axis", axis}}));
+  ONYX_ASSIGN(auto rows, c.add(op, {flat[0]}, {attribute{"axis", std::int64_t{-1}}}));
   ONYX_ASSIGN(auto shape, c.add("Shape", {c.input(0)}));
   ONYX_ASSIGN(auto out, c.add("Reshape", {rows[0], shape[0]}));
   c.set_output(0, out[0]);

@@ -14,8 +14,8 @@ inline constexpr dtype_set window_output_types = dtypes::numeric;
 struct window_attributes {
   std::int64_t output_datatype = 1;
   std::int64_t periodic = 1;
-  static constexpr auto fields = std::tuple{graph::field{"output_datatype", &window_attributes::output_datatype},
-                                            graph::field{"periodic", &window_attributes::periodic}};
+  static constexpr auto fields = std::tuple{field{"output_datatype", &window_attributes::output_datatype},
+                                            field{"periodic", &window_attributes::periodic}};
 };
 
 /// Cosine-sum coefficients a0, a1, a2 of one window.

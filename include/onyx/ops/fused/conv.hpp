@@ -24,15 +24,15 @@ struct Conv {
     float activation_min = -std::numeric_limits<float>::infinity();
     float activation_max = std::numeric_limits<float>::infinity();
     static constexpr auto fields = std::tuple{
-        graph::field{"auto_pad", &attributes::auto_pad},
-        graph::field{"dilations", &attributes::dilations},
-        graph::field{"group", &attributes::group},
-        graph::field{"kernel_shape", &attributes::kernel_shape},
-        graph::field{"pads", &attributes::pads},
-        graph::field{"strides", &attributes::strides},
-        graph::field{"activation", &attributes::activation},
-        graph::field{"activation_min", &attributes::activation_min},
-        graph::field{"activation_max", &attributes::activation_max}};
+        field{"auto_pad", &attributes::auto_pad},
+        field{"dilations", &attributes::dilations},
+        field{"group", &attributes::group},
+        field{"kernel_shape", &attributes::kernel_shape},
+        field{"pads", &attributes::pads},
+        field{"strides", &attributes::strides},
+        field{"activation", &attributes::activation},
+        field{"activation_min", &attributes::activation_min},
+        field{"activation_max", &attributes::activation_max}};
   };
   static status infer(const attributes& a, infer_context& c) {
     if (!a.activation.empty() && a.activation != "Relu" && a.activation != "Clip")

@@ -111,8 +111,8 @@ template <class B> inline constexpr backend_info backend_info_v{
 template <class Op, class... Bs> inline constexpr std::array<backend_kernels, sizeof...(Bs)> kernels_v{
     backend_kernels{&backend_info_v<Bs>, std::span<const kernel_entry>(entries_v<Op, Bs>)}...};
 
-template <class Op> result<std::shared_ptr<const void>> parse(const std::vector<graph::attribute>& a) {
-  auto r = graph::parse_attributes<typename Op::attributes>(a);
+template <class Op> result<std::shared_ptr<const void>> parse(const std::vector<attribute>& a) {
+  auto r = parse_attributes<typename Op::attributes>(a);
   if (!r.ok()) return std::move(r).error();
   return std::shared_ptr<const void>(std::make_shared<typename Op::attributes>(std::move(r).value()));
 }

@@ -13,7 +13,7 @@ template <class Op, class B> std::span<const kernel_entry> prebuilt_kernels<Op, 
   return std::span<const kernel_entry>(registry_detail::entries_v<Op, B>);
 }
 
-template <class Op> result<std::shared_ptr<const void>> prebuilt_op<Op>::parse(const std::vector<graph::attribute>& a) {
+template <class Op> result<std::shared_ptr<const void>> prebuilt_op<Op>::parse(const std::vector<attribute>& a) {
   return registry_detail::parse<Op>(a);
 }
 template <class Op> status prebuilt_op<Op>::infer(const void* attrs, ops::infer_context& c) {

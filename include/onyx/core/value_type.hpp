@@ -1,4 +1,4 @@
-// onyx/ops/value_type.hpp: what inference knows about one value. Its own
+// onyx/core/value_type.hpp: what inference knows about one value. Its own
 // header because attributes carry one too (a TYPE_PROTO attribute such as
 // Optional's `type`), and op.hpp includes attribute.hpp.
 #pragma once
@@ -7,7 +7,7 @@
 #include "onyx/core/shape.hpp"
 #include "onyx/core/value.hpp"
 
-namespace onyx::ops {
+namespace onyx {
 
 struct value_type {
   value_kind kind = value_kind::tensor;
@@ -16,4 +16,4 @@ struct value_type {
   bool optional = false;
 };
 
-}  // namespace onyx::ops
+}  // namespace onyx

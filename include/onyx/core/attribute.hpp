@@ -1,4 +1,4 @@
-// onyx/graph/attribute.hpp: node attributes, independent of protobuf.
+// onyx/core/attribute.hpp: node attributes, independent of protobuf.
 //
 // The loader turns each AttributeProto into an `attribute`; op structs then
 // parse them into their typed `attributes` aggregate through a declarative
@@ -17,18 +17,20 @@
 
 #include "onyx/core/status.hpp"
 #include "onyx/core/tensor.hpp"
-#include "onyx/ops/value_type.hpp"
+#include "onyx/core/value_type.hpp"
 
-namespace onyx::graph {
+namespace onyx {
 
+namespace graph {
 struct graph;  // subgraph bodies (If, Loop, Scan)
+}
 
 struct attribute {
   std::string name;
-  std::variant<std::int64_t, float, std::string, tensor, std::shared_ptr<const graph>, std::vector<std::int64_t>,
+  std::variant<std::int64_t, float, std::string, tensor, std::shared_ptr<const graph::graph>, std::vector<std::int64_t>,
                std::vector<float>, std::vector<std::string>, std::vector<tensor>,
-               std::vector<std::shared_ptr<const graph>>, ops::value_type>
-      data;  // ops::value_type: a TYPE_PROTO attribute
+               std::vector<std::shared_ptr<const graph::graph>>, value_type>
+      data;  // value_type: a TYPE_PROTO attribute
 };
 
 /// One entry of an op's attribute table: the spec's name and the member it fills.
@@ -40,7 +42,7 @@ template <class Attrs, class Member> struct field {
 template <class Attrs, class Member> field(std::string_view, Member Attrs::*) -> field<Attrs, Member>;
 template <class Attrs, class Member> field(std::string_view, Member Attrs::*, bool) -> field<Attrs, Member>;
 
-namespace detail {
+namespace attribute_detail {
 
 template <class T> struct is_optional : std::false_type {};
 template <class T> struct is_optional<std::optional<T>> : std::true_type {};
@@ -61,8 +63,8 @@ template <class M> status assign(M& out, const attribute& a) {
     return wrong();
   } else if constexpr (std::is_same_v<M, std::vector<std::int64_t>> || std::is_same_v<M, std::vector<std::string>> ||
                        std::is_same_v<M, std::string> || std::is_same_v<M, tensor> ||
-                       std::is_same_v<M, std::shared_ptr<const graph>> || std::is_same_v<M, std::vector<tensor>> ||
-                       std::is_same_v<M, ops::value_type>) {
+                       std::is_same_v<M, std::shared_ptr<const graph::graph>> || std::is_same_v<M, std::vector<tensor>> ||
+                       std::is_same_v<M, value_type>) {
     if (auto* v = std::get_if<M>(&a.data)) return out = *v, ok();
     return wrong();
   } else if constexpr (std::is_same_v<M, std::vector<float>>) {
@@ -77,7 +79,7 @@ template <class M> status assign(M& out, const attribute& a) {
   }
 }
 
-}  // namespace detail
+}  // namespace attribute_detail
 
 /// Fills `Attrs` (defaults first) from the node's attributes by its field table.
 /// Attributes the table does not name are ignored; missing required ones fail.
@@ -91,7 +93,7 @@ template <class Attrs> result<Attrs> parse_attributes(const std::vector<attribut
             if (!st.ok()) return;
             for (const auto& a : given)
               if (a.name == fld.name) {
-                st = detail::assign(out.*(fld.member), a);
+                st = attribute_detail::assign(out.*(fld.member), a);
                 return;
               }
             if (fld.required) st = status(errc::invalid_model, "missing required attribute '" + std::string(fld.name) + "'");
@@ -104,4 +106,4 @@ template <class Attrs> result<Attrs> parse_attributes(const std::vector<attribut
   return out;
 }
 
-}  // namespace onyx::graph
+}  // namespace onyx

@@ -1,7 +1,7 @@
-// kernels/all_ops.cpp: the full preset's registry.
+// cmake/prebuilt/all_ops.cpp: the full preset's registry.
 //
 // Builds the op table of every op and links to the kernel tables compiled
-// per kernel header (kernels/cpu/instantiate.cpp.in); no kernel is
+// per kernel header (cmake/prebuilt/kernel_header.cpp.in); no kernel is
 // instantiated here. CI holds this TU to 30 s and 1.5 GB.
 #include "kernels/cpu/all_kernels.hpp"
 #include "onyx/all_ops.hpp"

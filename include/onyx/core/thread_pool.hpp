@@ -1,4 +1,4 @@
-// onyx/runtime/thread_pool.hpp: the fork-join pool kernels split their loops on.
+// onyx/core/thread_pool.hpp: the fork-join pool kernels split their loops on.
 //
 // A pool of size N is N-1 worker threads plus the thread that calls
 // parallel_for, which runs the first chunk itself. Chunks are static and

@@ -1,7 +1,7 @@
-// onyx/runtime/parallel.hpp: splitting a kernel's loop over the session's pool.
+// onyx/core/parallel.hpp: splitting a kernel's loop over the session's pool.
 #pragma once
 
-#include "onyx/runtime/thread_pool.hpp"
+#include "onyx/core/thread_pool.hpp"
 
 namespace onyx {
 
