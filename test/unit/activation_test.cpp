@@ -2,9 +2,9 @@
 // ranks, float and double, plus the attribute defaults of each op.
 #include <catch2/catch.hpp>
 
+#include "broadcast_reference.hpp"
 #include "kernels/cpu/elementwise_kernels.hpp"
 #include "onyx/ops/elementwise_ops.hpp"
-#include "broadcast_reference.hpp"
 #include "op_harness.hpp"
 
 using namespace onyx;
@@ -12,8 +12,8 @@ using namespace onyx;
 namespace {
 
 template <class Op, class T, class F>
-void check_unary(F f, const std::vector<attribute>& attrs = {}, double lo = -6, double hi = 6,
-                 double rtol = 1e-5, double atol = 1e-6) {
+void check_unary(F f, const std::vector<attribute>& attrs = {}, double lo = -6, double hi = 6, double rtol = 1e-5,
+                 double atol = 1e-6) {
   const std::vector<extents> shapes{{}, {1}, {31}, {3, 67}, {2, 5, 129}, {70000}};
   thread_pool pool(3);
   unsigned seed = 11;
@@ -78,18 +78,16 @@ TEST_CASE("Softplus does not overflow for large inputs", "[elementwise]") {
 }
 
 TEMPLATE_TEST_CASE("PRelu broadcasts the slope", "[elementwise]", float, double, std::int32_t) {
-  const std::vector<std::pair<extents, extents>> pairs{{{29}, {29}}, {{2, 3, 5, 7}, {3, 1, 1}}, {{4, 9}, {}}, {{4, 9}, {9}}};
+  const std::vector<std::pair<extents, extents>> pairs{
+      {{29}, {29}}, {{2, 3, 5, 7}, {3, 1, 1}}, {{4, 9}, {}}, {{4, 9}, {9}}};
   unsigned seed = 17;
   for (auto& [xs, ss] : pairs) {
     auto x = test::random_values<TestType>(element_count(xs), -50, 50, seed++);
     auto s = test::random_values<TestType>(element_count(ss), -3, 3, seed++);
     auto r = test::run_op<ops::PRelu>({tensor::from(x, xs), tensor::from(s, ss)});
     REQUIRE(r.ok());
-    std::vector<TestType> e(x.size());
-    for (std::int64_t i = 0; i < element_count(xs); ++i) {
-      TestType v = x[i], k = s[test::source_index(ss, xs, i)];
-      e[i] = v < 0 ? TestType(k * v) : v;
-    }
+    auto e = test::reference_binary<TestType>(x, xs, s, ss,
+                                              [](TestType v, TestType k) { return v < 0 ? TestType(k * v) : v; });
     test::require_close((*r)[0], e, 1e-6, 0);
   }
 }

@@ -1,49 +1,60 @@
-// test/unit/broadcast_reference.hpp: a plain numpy-broadcast reference for the
-// elementwise op tests (index arithmetic per element, no collapsing).
+// test/unit/broadcast_reference.hpp: numpy-broadcast references for the
+// elementwise op tests, written with xtensor, whose broadcasting is
+// numpy's: a reference is the op's formula over broadcast expressions.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <vector>
+#include <xtensor/xadapt.hpp>
+#include <xtensor/xarray.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xstrides.hpp>
 
 #include "onyx/core/tensor.hpp"
 
 namespace onyx::test {
 
+inline std::vector<std::size_t> xshape(const extents& s) { return {s.begin(), s.end()}; }
+
+/// `v`, of shape `s`, as an xtensor expression over the same memory.
+template <class T>
+auto as_xt(const std::vector<T>& v, const extents& s) {
+  return xt::adapt(v, xshape(s));
+}
+
+/// std::vector<bool> has no contiguous storage to adapt: a copy.
+inline xt::xarray<bool> as_xt(const std::vector<bool>& v, const extents& s) {
+  xt::xarray<bool> a = xt::xarray<bool>::from_shape(xshape(s));
+  std::copy(v.begin(), v.end(), a.begin());
+  return a;
+}
+
+/// The shape numpy broadcasting gives `shapes`.
 inline extents broadcast_shape(const std::vector<extents>& shapes) {
   std::size_t r = 0;
   for (auto& s : shapes) r = std::max(r, s.size());
-  extents out(r, 1);
-  for (auto& s : shapes)
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      auto& o = out[r - s.size() + i];
-      if (s[i] != 1) o = s[i];
-    }
-  return out;
+  std::vector<std::size_t> out(r, std::numeric_limits<std::size_t>::max());
+  for (auto& s : shapes) xt::broadcast_shape(xshape(s), out);
+  for (auto& d : out)
+    if (d == std::numeric_limits<std::size_t>::max()) d = 1;
+  return {out.begin(), out.end()};
 }
 
-/// The flat index into a tensor of shape `s` that output element `flat` of
-/// shape `out` reads under broadcasting.
-inline std::int64_t source_index(const extents& s, const extents& out, std::int64_t flat) {
-  std::int64_t off = 0, stride = 1;
-  for (std::size_t d = out.size(); d-- > 0;) {
-    std::int64_t i = flat % out[d];
-    flat /= out[d];
-    if (d + s.size() < out.size()) break;
-    std::size_t sd = d + s.size() - out.size();
-    if (s[sd] != 1) off += i * stride;
-    stride *= s[sd];
-  }
-  return off;
+/// f over its broadcast arguments (xtensor expressions), as R values in
+/// row-major order.
+template <class R, class F, class... X>
+std::vector<R> reference_map(F f, const X&... xs) {
+  auto y = xt::make_lambda_xfunction([&f](const auto&... v) { return static_cast<R>(f(v...)); }, xs...);
+  return std::vector<R>(y.begin(), y.end());
 }
 
 template <class R, class A, class B, class F>
 std::vector<R> reference_binary(const std::vector<A>& a, const extents& as, const std::vector<B>& b, const extents& bs,
                                 F f) {
-  extents out = broadcast_shape({as, bs});
-  std::vector<R> y(static_cast<std::size_t>(element_count(out)));
-  for (std::size_t i = 0; i < y.size(); ++i)
-    y[i] = static_cast<R>(f(a[source_index(as, out, i)], b[source_index(bs, out, i)]));
-  return y;
+  return reference_map<R>(f, as_xt(a, as), as_xt(b, bs));
 }
 
 /// A string tensor (tensor::from copies bytes, which strings cannot take).

@@ -1,35 +1,28 @@
+#include <xtensor/xarray.hpp>
+#include <xtensor/xmanipulation.hpp>
+
+#include "broadcast_reference.hpp"
 #include "kernels/cpu/transpose.hpp"
-#include "op_harness.hpp"
 #include "onyx/core/thread_pool.hpp"
+#include "op_harness.hpp"
 
 using namespace onyx;
 using onyx::test::attr;
 using onyx::test::run_op;
 
 namespace {
-// Plain reference: out[i] = x[perm-mapped index].
-template <class T> std::vector<T> reference(const std::vector<T>& x, const extents& shape, const std::vector<std::int64_t>& perm) {
-  extents out_shape;
-  for (auto p : perm) out_shape.push_back(shape[p]);
-  auto xs = kernels::cpu::strides_of(shape);
-  std::vector<T> out(x.size());
-  std::vector<std::int64_t> idx(shape.size());
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    std::int64_t rest = static_cast<std::int64_t>(i), off = 0;
-    for (std::size_t k = out_shape.size(); k-- > 0;) {
-      off += (rest % out_shape[k]) * xs[perm[k]];
-      rest /= out_shape[k];
-    }
-    out[i] = x[off];
-  }
-  return out;
+// Reference: xtensor's transpose.
+template <class T>
+std::vector<T> reference(const std::vector<T>& x, const extents& shape, const std::vector<std::int64_t>& perm) {
+  xt::xarray<T> y = xt::transpose(test::as_xt(x, shape), std::vector<std::size_t>(perm.begin(), perm.end()));
+  return {y.begin(), y.end()};
 }
 }  // namespace
 
 TEMPLATE_TEST_CASE("Transpose: every permutation of odd-sized ranks 1-4", "", float, std::int8_t, std::int16_t,
                    double) {
-  for (extents shape : {extents{7}, extents{3, 5}, extents{37, 41}, extents{2, 3, 5}, extents{3, 1, 9, 33},
-                        extents{2, 3, 4, 5}}) {
+  for (extents shape :
+       {extents{7}, extents{3, 5}, extents{37, 41}, extents{2, 3, 5}, extents{3, 1, 9, 33}, extents{2, 3, 4, 5}}) {
     auto v = test::random_values<TestType>(element_count(shape), -100, 100, 3);
     auto x = tensor::from(v, shape);
     std::vector<std::int64_t> perm(shape.size());

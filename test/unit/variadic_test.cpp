@@ -21,12 +21,11 @@ void check_variadic(const std::vector<extents>& shapes, F f, bool mean = false, 
     in.push_back(tensor::from(data.back(), s));
   }
   extents out = test::broadcast_shape(shapes);
-  std::vector<T> expected(element_count(out));
-  for (std::int64_t i = 0; i < element_count(out); ++i) {
-    T acc = data[0][test::source_index(shapes[0], out, i)];
-    for (std::size_t k = 1; k < shapes.size(); ++k) acc = f(acc, data[k][test::source_index(shapes[k], out, i)]);
-    expected[i] = mean ? acc / static_cast<T>(shapes.size()) : acc;
-  }
+  xt::xarray<T> acc = test::as_xt(data[0], shapes[0]);
+  for (std::size_t k = 1; k < shapes.size(); ++k)
+    acc = xt::make_lambda_xfunction(F(f), acc, test::as_xt(data[k], shapes[k]));
+  if (mean) acc = acc / static_cast<T>(shapes.size());
+  std::vector<T> expected(acc.begin(), acc.end());
   INFO(shapes.size() << " inputs, output " << to_string(out));
   auto r = test::run_op<Op>(in, {}, 1, pool);
   REQUIRE(r.ok());
@@ -47,8 +46,10 @@ const std::vector<std::vector<extents>> cases = {
 TEMPLATE_TEST_CASE("Sum and Mean of broadcast inputs", "[elementwise]", float, double) {
   thread_pool pool(2);
   for (auto& shapes : cases) {
-    check_variadic<ops::Sum, TestType>(shapes, [](TestType a, TestType b) { return a + b; }, false, &pool);
-    check_variadic<ops::Mean, TestType>(shapes, [](TestType a, TestType b) { return a + b; }, true);
+    check_variadic<ops::Sum, TestType>(
+        shapes, [](TestType a, TestType b) { return a + b; }, false, &pool);
+    check_variadic<ops::Mean, TestType>(
+        shapes, [](TestType a, TestType b) { return a + b; }, true);
   }
 }
 

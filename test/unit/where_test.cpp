@@ -24,17 +24,14 @@ TEMPLATE_TEST_CASE("Where selects with three-way broadcasting", "[elementwise]",
     REQUIRE(r.ok());
     extents out = test::broadcast_shape({cs, xs, ys});
     REQUIRE((*r)[0].shape() == out);
-    std::vector<TestType> e(element_count(out));
-    for (std::int64_t i = 0; i < element_count(out); ++i)
-      e[i] = cond[test::source_index(cs, out, i)] ? x[test::source_index(xs, out, i)] : y[test::source_index(ys, out, i)];
-    test::require_close((*r)[0], e, 0, 0);
+    xt::xarray<TestType> e = xt::where(test::as_xt(cond, cs), test::as_xt(x, xs), test::as_xt(y, ys));
+    test::require_close((*r)[0], std::vector<TestType>(e.begin(), e.end()), 0, 0);
   }
 }
 
 TEST_CASE("Where on strings", "[elementwise]") {
-  auto r = test::run_op<ops::Where>({tensor::from(std::vector<bool>{true, false}, {2}),
-                                     test::strings({"x"}, {1}),
-                                     test::strings({"y0", "y1"}, {2})});
+  auto r = test::run_op<ops::Where>(
+      {tensor::from(std::vector<bool>{true, false}, {2}), test::strings({"x"}, {1}), test::strings({"y0", "y1"}, {2})});
   REQUIRE(r.ok());
   auto v = (*r)[0].values<std::string>();
   CHECK(v[0] == "x");
