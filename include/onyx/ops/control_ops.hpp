@@ -6,7 +6,6 @@
 #include "onyx/ops/if.hpp"
 #include "onyx/ops/loop.hpp"
 #include "onyx/ops/scan.hpp"
-#include "onyx/ops/scan_v8.hpp"
 #include "onyx/ops/sequence_map.hpp"
 
 #include "onyx/ops/op_list.hpp"

@@ -24,7 +24,6 @@
 #include "onyx/ops/ceil.hpp"
 #include "onyx/ops/celu.hpp"
 #include "onyx/ops/clip.hpp"
-#include "onyx/ops/clip_v6.hpp"
 #include "onyx/ops/cos.hpp"
 #include "onyx/ops/cosh.hpp"
 #include "onyx/ops/div.hpp"

@@ -17,11 +17,9 @@
 #include "onyx/ops/global_max_pool.hpp"
 #include "onyx/ops/group_normalization.hpp"
 #include "onyx/ops/hardmax.hpp"
-#include "onyx/ops/hardmax_v1.hpp"
 #include "onyx/ops/instance_normalization.hpp"
 #include "onyx/ops/layer_normalization.hpp"
 #include "onyx/ops/log_softmax.hpp"
-#include "onyx/ops/log_softmax_v1.hpp"
 #include "onyx/ops/lp_normalization.hpp"
 #include "onyx/ops/lp_pool.hpp"
 #include "onyx/ops/lrn.hpp"
@@ -31,7 +29,6 @@
 #include "onyx/ops/mean_variance_normalization.hpp"
 #include "onyx/ops/resize.hpp"
 #include "onyx/ops/softmax.hpp"
-#include "onyx/ops/softmax_v1.hpp"
 
 #include "onyx/ops/op_list.hpp"
 
