@@ -198,7 +198,7 @@ struct variadic_op {
   }
 };
 
-/// y = f(x) with a float attribute `alpha` (default 1), float types: Elu, Celu, ThresholdedRelu.
+/// y = f(x) with a float attribute `alpha` (default 1), float types: Elu, Celu, ThresholdedRelu, Swish.
 template <op_name Name, int Since>
 struct alpha_activation {
   static constexpr std::string_view domain = "", name = Name.view();
