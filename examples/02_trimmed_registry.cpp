@@ -28,7 +28,6 @@
 #include "onyx/ops/relu.hpp"
 #include "onyx/ops/reshape.hpp"
 #include "onyx/ops/softmax.hpp"
-#include "onyx/ops/softmax_v1.hpp"
 #include "onyx/ops/sum.hpp"
 #include "onyx/runtime/session.hpp"
 

@@ -1,4 +1,6 @@
 // kernels/cpu/all_kernels.hpp: every CPU kernel, for the full preset.
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "kernels/cpu/control_kernels.hpp"

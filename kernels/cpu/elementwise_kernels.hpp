@@ -1,5 +1,6 @@
-// kernels/cpu/elementwise_kernels.hpp: the CPU kernels of the elementwise group
-// (Clip_v6 has none: it expands into Clip).
+// kernels/cpu/elementwise_kernels.hpp: the CPU kernels of the elementwise op group.
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "kernels/cpu/abs.hpp"

@@ -1,4 +1,6 @@
-// kernels/cpu/loss_kernels.hpp: CPU kernels of the loss group.
+// kernels/cpu/loss_kernels.hpp: the CPU kernels of the loss op group.
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "kernels/cpu/loss.hpp"

@@ -1,4 +1,6 @@
-// kernels/cpu/ml_kernels.hpp: the CPU kernels of the ai.onnx.ml group.
+// kernels/cpu/ml_kernels.hpp: the CPU kernels of the ml op group.
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "kernels/cpu/array_feature_extractor.hpp"

@@ -6,7 +6,6 @@
 
 #include "kernels/cpu/control.hpp"
 #include "onyx/ops/scan.hpp"
-#include "onyx/ops/scan_v8.hpp"
 
 namespace onyx {
 

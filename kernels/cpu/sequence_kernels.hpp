@@ -1,4 +1,6 @@
-// kernels/cpu/sequence_kernels.hpp: CPU kernels of the sequence op group.
+// kernels/cpu/sequence_kernels.hpp: the CPU kernels of the sequence op group.
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "kernels/cpu/sequence.hpp"

@@ -102,32 +102,28 @@ template <class T, kind K> status run(const kernel_call& c, std::int64_t axis_at
   return ok();
 }
 
+/// kernel<Op, cpu> of Softmax, LogSoftmax and Hardmax: float types, along attribute `axis`.
+template <class Op, kind K>
+struct op_kernel {
+  static constexpr std::array types{dtypes::floats};
+  template <ops::signature S>
+  static status run(const call<Op>& c) {
+    return softmax_detail::run<storage_t<S[0]>, K>(c, c.attrs().axis);
+  }
+};
+
 }  // namespace onyx::kernels::cpu::softmax_detail
 
 namespace onyx {
 
-template <> struct kernel<ops::Softmax, cpu> {
-  static constexpr std::array types{dtypes::floats};
-  template <ops::signature S> static status run(const call<ops::Softmax>& c) {
-    return kernels::cpu::softmax_detail::run<storage_t<S[0]>, kernels::cpu::softmax_detail::kind::softmax>(
-        c, c.attrs().axis);
-  }
-};
-
-template <> struct kernel<ops::LogSoftmax, cpu> {
-  static constexpr std::array types{dtypes::floats};
-  template <ops::signature S> static status run(const call<ops::LogSoftmax>& c) {
-    return kernels::cpu::softmax_detail::run<storage_t<S[0]>, kernels::cpu::softmax_detail::kind::log_softmax>(
-        c, c.attrs().axis);
-  }
-};
-
-template <> struct kernel<ops::Hardmax, cpu> {
-  static constexpr std::array types{dtypes::floats};
-  template <ops::signature S> static status run(const call<ops::Hardmax>& c) {
-    return kernels::cpu::softmax_detail::run<storage_t<S[0]>, kernels::cpu::softmax_detail::kind::hardmax>(
-        c, c.attrs().axis);
-  }
-};
+template <>
+struct kernel<ops::Softmax, cpu>
+    : kernels::cpu::softmax_detail::op_kernel<ops::Softmax, kernels::cpu::softmax_detail::kind::softmax> {};
+template <>
+struct kernel<ops::LogSoftmax, cpu>
+    : kernels::cpu::softmax_detail::op_kernel<ops::LogSoftmax, kernels::cpu::softmax_detail::kind::log_softmax> {};
+template <>
+struct kernel<ops::Hardmax, cpu>
+    : kernels::cpu::softmax_detail::op_kernel<ops::Hardmax, kernels::cpu::softmax_detail::kind::hardmax> {};
 
 }  // namespace onyx

@@ -1,4 +1,6 @@
-// kernels/cpu/tensor_kernels.hpp: CPU kernels of the tensor group.
+// kernels/cpu/tensor_kernels.hpp: the CPU kernels of the tensor op group.
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "kernels/cpu/arg_max.hpp"
@@ -19,13 +21,13 @@
 #include "kernels/cpu/reshape.hpp"
 #include "kernels/cpu/scatter_elements.hpp"
 #include "kernels/cpu/scatter_nd.hpp"
-#include "kernels/cpu/tensor_scatter.hpp"
 #include "kernels/cpu/shape.hpp"
 #include "kernels/cpu/size.hpp"
 #include "kernels/cpu/slice.hpp"
 #include "kernels/cpu/space_to_depth.hpp"
 #include "kernels/cpu/split.hpp"
 #include "kernels/cpu/squeeze.hpp"
+#include "kernels/cpu/tensor_scatter.hpp"
 #include "kernels/cpu/tile.hpp"
 #include "kernels/cpu/top_k.hpp"
 #include "kernels/cpu/transpose.hpp"

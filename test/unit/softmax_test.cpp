@@ -1,9 +1,9 @@
 // Softmax, LogSoftmax, Hardmax against double references, and the expansion
 // of their opset 1-12 forms.
 #include "kernels/cpu/softmax.hpp"
-#include "onyx/ops/hardmax_v1.hpp"
-#include "onyx/ops/log_softmax_v1.hpp"
-#include "onyx/ops/softmax_v1.hpp"
+#include "onyx/ops/hardmax.hpp"
+#include "onyx/ops/log_softmax.hpp"
+#include "onyx/ops/softmax.hpp"
 
 #include "op_harness.hpp"
 

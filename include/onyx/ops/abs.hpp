@@ -8,15 +8,6 @@
 
 namespace onyx::ops {
 
-struct Abs {
-  static constexpr std::string_view domain = "", name = "Abs";
-  static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{1, 1}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::numeric;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) {
-    return infer_unary(c, T, "T");
-  }
-};
+struct Abs : unary<"Abs", 1, dtypes::numeric> {};
 
 }  // namespace onyx::ops

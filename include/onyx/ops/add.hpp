@@ -12,27 +12,8 @@
 
 namespace onyx::ops {
 
-struct Add {
-  static constexpr std::string_view domain = "", name = "Add";
-  static constexpr int since = 7, until = latest;
-  static constexpr arity inputs{2, 2}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::numeric;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) {
-    ONYX_TRY(infer_binary(c, T, "T"));
-    propagate_binary(c, [](auto a, auto b) { return a + b; });
-    return ok();
-  }
-};
+struct Add : binary<"Add", 7, dtypes::numeric, std::plus<>> {};
 
-struct Add_v1 {
-  static constexpr std::string_view domain = "", name = "Add";
-  static constexpr int since = 1, until = 6;
-  static constexpr arity inputs{2, 2}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::floats | dtypes::i32 | dtypes::i64 | dtypes::u32 | dtypes::u64;
-  using attributes = detail::legacy_broadcast_attributes;
-  static status infer(const attributes& a, infer_context& c) { return detail::legacy_broadcast_infer(a, c, T); }
-  static status expand(const attributes& a, expand_context& c) { return detail::legacy_broadcast_expand(name, a, c); }
-};
+struct Add_v1 : detail::legacy_broadcast_op<"Add", detail::legacy_arithmetic_types> {};
 
 }  // namespace onyx::ops

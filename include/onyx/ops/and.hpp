@@ -7,16 +7,6 @@
 
 namespace onyx::ops {
 
-struct And {
-  static constexpr std::string_view domain = "", name = "And";
-  static constexpr int since = 7, until = latest;
-  static constexpr arity inputs{2, 2}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::boolean;
-  static constexpr dtype_set T1 = dtypes::boolean;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) {
-    return infer_binary(c, T, "T", dtype::boolean);
-  }
-};
+struct And : binary_predicate<"And", 7, dtypes::boolean> {};
 
 }  // namespace onyx::ops

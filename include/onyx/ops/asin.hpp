@@ -8,15 +8,6 @@
 
 namespace onyx::ops {
 
-struct Asin {
-  static constexpr std::string_view domain = "", name = "Asin";
-  static constexpr int since = 7, until = latest;
-  static constexpr arity inputs{1, 1}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::floats;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) {
-    return infer_unary(c, T, "T");
-  }
-};
+struct Asin : unary<"Asin", 7, dtypes::floats> {};
 
 }  // namespace onyx::ops

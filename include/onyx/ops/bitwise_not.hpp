@@ -7,13 +7,6 @@
 
 namespace onyx::ops {
 
-struct BitwiseNot {
-  static constexpr std::string_view domain = "", name = "BitwiseNot";
-  static constexpr int since = 18, until = latest;
-  static constexpr arity inputs{1, 1}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::ints;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) { return infer_unary(c, T, "T"); }
-};
+struct BitwiseNot : unary<"BitwiseNot", 18, dtypes::ints> {};
 
 }  // namespace onyx::ops

@@ -7,13 +7,6 @@
 
 namespace onyx::ops {
 
-struct BitwiseOr {
-  static constexpr std::string_view domain = "", name = "BitwiseOr";
-  static constexpr int since = 18, until = latest;
-  static constexpr arity inputs{2, 2}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::ints;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) { return infer_binary(c, T, "T"); }
-};
+struct BitwiseOr : binary<"BitwiseOr", 18, dtypes::ints> {};
 
 }  // namespace onyx::ops

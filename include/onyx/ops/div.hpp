@@ -14,34 +14,23 @@
 
 namespace onyx::ops {
 
-struct Div {
-  static constexpr std::string_view domain = "", name = "Div";
-  static constexpr int since = 7, until = latest;
-  static constexpr arity inputs{2, 2}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::numeric;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) {
-    ONYX_TRY(infer_binary(c, T, "T"));
-    propagate_binary(c, [](auto a, auto b) {
-      using X = decltype(a);
-      if constexpr (std::is_integral_v<X>) {
-        if (b == 0) return X{};
-        if (b == -1) return static_cast<X>(0 - static_cast<std::make_unsigned_t<X>>(a));
-      }
-      return static_cast<X>(a / b);
-    });
-    return ok();
+namespace detail {
+/// a / b as inference computes it: an integer divided by 0 gives 0, and by -1
+/// negates with wrap-around (no trap on the smallest value).
+struct divide {
+  template <class X>
+  constexpr X operator()(X a, X b) const {
+    if constexpr (std::is_integral_v<X>) {
+      if (b == 0) return X{};
+      if (b == -1) return static_cast<X>(0 - static_cast<std::make_unsigned_t<X>>(a));
+    }
+    return static_cast<X>(a / b);
   }
 };
+}  // namespace detail
 
-struct Div_v1 {
-  static constexpr std::string_view domain = "", name = "Div";
-  static constexpr int since = 1, until = 6;
-  static constexpr arity inputs{2, 2}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::floats | dtypes::i32 | dtypes::i64 | dtypes::u32 | dtypes::u64;
-  using attributes = detail::legacy_broadcast_attributes;
-  static status infer(const attributes& a, infer_context& c) { return detail::legacy_broadcast_infer(a, c, T); }
-  static status expand(const attributes& a, expand_context& c) { return detail::legacy_broadcast_expand(name, a, c); }
-};
+struct Div : binary<"Div", 7, dtypes::numeric, detail::divide> {};
+
+struct Div_v1 : detail::legacy_broadcast_op<"Div", detail::legacy_arithmetic_types> {};
 
 }  // namespace onyx::ops

@@ -6,11 +6,17 @@
 // when both inputs are known at inference time, so shape arithmetic in
 // exported graphs (Reshape targets built from Shape, Gather, Mul, Div...)
 // resolves to constants.
+//
+// unary, binary and binary_predicate declare the elementwise op families in
+// one line each (`struct Greater : binary_predicate<"Greater", 7,
+// dtypes::numeric, std::greater<>> {};`); each op keeps its own struct and header.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "onyx/ops/op.hpp"
+#include "onyx/ops/op_name.hpp"
 
 namespace onyx::ops {
 
@@ -128,5 +134,82 @@ template <class F> void propagate_binary(infer_context& c, F f, bool bool_result
     default: break;
   }
 }
+
+/// y = f(x) elementwise: the output has the input's shape and type T (the
+/// unary math ops, Not, BitwiseNot, the attribute-free activations).
+template <op_name Name, int Since, dtype_set Types>
+struct unary {
+  static constexpr std::string_view domain = "", name = Name.view();
+  static constexpr int since = Since, until = latest;
+  static constexpr arity inputs{1, 1}, outputs{1, 1};
+  static constexpr dtype_set T = Types;
+  struct attributes {};
+  static status infer(const attributes&, infer_context& c) { return infer_unary(c, T, "T"); }
+};
+
+/// C = f(A, B) with numpy broadcasting, C of the inputs' type T (Add, Sub,
+/// Mul, Div, BitwiseAnd/Or/Xor). With a function object F, inference computes
+/// small results with it (propagate_binary); with void it does not.
+template <op_name Name, int Since, dtype_set Types, class F = void>
+struct binary {
+  static constexpr std::string_view domain = "", name = Name.view();
+  static constexpr int since = Since, until = latest;
+  static constexpr arity inputs{2, 2}, outputs{1, 1};
+  static constexpr dtype_set T = Types;
+  struct attributes {};
+  static status infer(const attributes&, infer_context& c) {
+    ONYX_TRY(infer_binary(c, T, "T"));
+    if constexpr (!std::is_void_v<F>) propagate_binary(c, F{});
+    return ok();
+  }
+};
+
+/// C = f(A, B) with numpy broadcasting, C bool (T1): the comparisons, And, Or,
+/// Xor. F as for binary.
+template <op_name Name, int Since, dtype_set Types, class F = void>
+struct binary_predicate {
+  static constexpr std::string_view domain = "", name = Name.view();
+  static constexpr int since = Since, until = latest;
+  static constexpr arity inputs{2, 2}, outputs{1, 1};
+  static constexpr dtype_set T = Types;
+  static constexpr dtype_set T1 = dtypes::boolean;
+  struct attributes {};
+  static status infer(const attributes&, infer_context& c) {
+    ONYX_TRY(infer_binary(c, T, "T", dtype::boolean));
+    if constexpr (!std::is_void_v<F>) propagate_binary(c, F{}, true);
+    return ok();
+  }
+};
+
+/// Y = f(X1, ..., Xn) with numpy broadcasting over 1 or more inputs of type T
+/// (Sum, Mean, Max, Min). With F, inference computes small two-input results.
+template <op_name Name, dtype_set Types, class F = void>
+struct variadic_op {
+  static constexpr std::string_view domain = "", name = Name.view();
+  static constexpr int since = 1, until = latest;
+  static constexpr arity inputs{1, variadic}, outputs{1, 1};
+  static constexpr dtype_set T = Types;
+  struct attributes {};
+  static status infer(const attributes&, infer_context& c) {
+    ONYX_TRY(infer_variadic(c, T, "T"));
+    if constexpr (!std::is_void_v<F>)
+      if (c.input_count() == 2) propagate_binary(c, F{});
+    return ok();
+  }
+};
+
+/// y = f(x) with a float attribute `alpha` (default 1), float types: Elu, Celu, ThresholdedRelu, Swish.
+template <op_name Name, int Since>
+struct alpha_activation {
+  static constexpr std::string_view domain = "", name = Name.view();
+  static constexpr int since = Since, until = latest;
+  static constexpr arity inputs{1, 1}, outputs{1, 1};
+  static constexpr dtype_set T = dtypes::floats;
+  struct attributes {
+    float alpha = 1.0f;
+    static constexpr auto fields = std::tuple{field{"alpha", &attributes::alpha}};
+  };
+  static status infer(const attributes&, infer_context& c) { return infer_unary(c, T, "T"); }
+};
 
 }  // namespace onyx::ops

@@ -1,6 +1,8 @@
-// onyx/ops/elementwise_ops.hpp: the elementwise op group: broadcasting
-// arithmetic, comparisons, logic and bitwise ops, Where, the variadic
-// Sum/Max/Min/Mean, unary math, activations, Clip, Identity, Dropout, Cast and CastLike.
+// onyx/ops/elementwise_ops.hpp: the elementwise op group: broadcasting arithmetic, comparisons,
+// logic and bitwise ops, Where, the variadic Sum/Max/Min/Mean, unary math, activations, Clip,
+// Identity, Dropout, Cast and CastLike.
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "onyx/ops/abs.hpp"
@@ -22,7 +24,6 @@
 #include "onyx/ops/ceil.hpp"
 #include "onyx/ops/celu.hpp"
 #include "onyx/ops/clip.hpp"
-#include "onyx/ops/clip_v6.hpp"
 #include "onyx/ops/cos.hpp"
 #include "onyx/ops/cosh.hpp"
 #include "onyx/ops/div.hpp"
@@ -73,20 +74,89 @@
 #include "onyx/ops/thresholded_relu.hpp"
 #include "onyx/ops/where.hpp"
 #include "onyx/ops/xor.hpp"
+
 #include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 
-using elementwise_ops = op_list<ops::Add, ops::Sub, ops::Mul, ops::Div, ops::Pow, ops::Mod, ops::Equal, ops::Less,
-                                ops::LessOrEqual, ops::Greater, ops::GreaterOrEqual, ops::And, ops::Or, ops::Xor,
-                                ops::Not, ops::BitShift, ops::BitwiseAnd, ops::BitwiseOr, ops::BitwiseXor, ops::BitwiseNot, ops::Where, ops::Sum, ops::Max, ops::Min, ops::Mean, ops::Abs,
-                                ops::Neg, ops::Reciprocal, ops::Sqrt, ops::Exp, ops::Log, ops::Floor, ops::Ceil,
-                                ops::Round, ops::Sign, ops::Erf, ops::Sin, ops::Cos, ops::Tan, ops::Asin, ops::Acos,
-                                ops::Atan, ops::Sinh, ops::Cosh, ops::Asinh, ops::Acosh, ops::Atanh, ops::IsNaN,
-                                ops::IsInf, ops::Relu, ops::LeakyRelu, ops::PRelu, ops::Sigmoid, ops::HardSigmoid,
-                                ops::HardSwish, ops::Tanh, ops::Elu, ops::Selu, ops::Celu, ops::Softplus, ops::Softsign,
-                                ops::ThresholdedRelu, ops::Gelu, ops::Mish, ops::Clip, ops::Clip_v6, ops::Identity,
-                                ops::Dropout, ops::Cast, ops::CastLike, ops::Add_v1, ops::Sub_v1, ops::Mul_v1,
-                                ops::Div_v1, ops::Pow_v1, ops::PRelu_v1>;
+// clang-format off
+using elementwise_ops = op_list<
+    ops::Add,
+    ops::Sub,
+    ops::Mul,
+    ops::Div,
+    ops::Pow,
+    ops::Mod,
+    ops::Equal,
+    ops::Less,
+    ops::LessOrEqual,
+    ops::Greater,
+    ops::GreaterOrEqual,
+    ops::And,
+    ops::Or,
+    ops::Xor,
+    ops::Not,
+    ops::BitShift,
+    ops::BitwiseAnd,
+    ops::BitwiseOr,
+    ops::BitwiseXor,
+    ops::BitwiseNot,
+    ops::Where,
+    ops::Sum,
+    ops::Max,
+    ops::Min,
+    ops::Mean,
+    ops::Abs,
+    ops::Neg,
+    ops::Reciprocal,
+    ops::Sqrt,
+    ops::Exp,
+    ops::Log,
+    ops::Floor,
+    ops::Ceil,
+    ops::Round,
+    ops::Sign,
+    ops::Erf,
+    ops::Sin,
+    ops::Cos,
+    ops::Tan,
+    ops::Asin,
+    ops::Acos,
+    ops::Atan,
+    ops::Sinh,
+    ops::Cosh,
+    ops::Asinh,
+    ops::Acosh,
+    ops::Atanh,
+    ops::IsNaN,
+    ops::IsInf,
+    ops::Relu,
+    ops::LeakyRelu,
+    ops::PRelu,
+    ops::Sigmoid,
+    ops::HardSigmoid,
+    ops::HardSwish,
+    ops::Tanh,
+    ops::Elu,
+    ops::Selu,
+    ops::Celu,
+    ops::Softplus,
+    ops::Softsign,
+    ops::ThresholdedRelu,
+    ops::Gelu,
+    ops::Mish,
+    ops::Clip,
+    ops::Clip_v6,
+    ops::Identity,
+    ops::Dropout,
+    ops::Cast,
+    ops::CastLike,
+    ops::Add_v1,
+    ops::Sub_v1,
+    ops::Mul_v1,
+    ops::Div_v1,
+    ops::Pow_v1,
+    ops::PRelu_v1>;
+// clang-format on
 
 }  // namespace onyx

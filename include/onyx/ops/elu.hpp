@@ -8,18 +8,6 @@
 
 namespace onyx::ops {
 
-struct Elu {
-  static constexpr std::string_view domain = "", name = "Elu";
-  static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{1, 1}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::floats;
-  struct attributes {
-    float alpha = 1.0f;
-    static constexpr auto fields = std::tuple{field{"alpha", &attributes::alpha}};
-  };
-  static status infer(const attributes&, infer_context& c) {
-    return infer_unary(c, T, "T");
-  }
-};
+struct Elu : alpha_activation<"Elu", 1> {};
 
 }  // namespace onyx::ops

@@ -9,18 +9,6 @@
 
 namespace onyx::ops {
 
-struct Equal {
-  static constexpr std::string_view domain = "", name = "Equal";
-  static constexpr int since = 7, until = latest;
-  static constexpr arity inputs{2, 2}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::numeric | dtypes::boolean | dtypes::string;
-  static constexpr dtype_set T1 = dtypes::boolean;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) {
-    ONYX_TRY(infer_binary(c, T, "T", dtype::boolean));
-    propagate_binary(c, [](auto a, auto b) { return a == b; }, true);
-    return ok();
-  }
-};
+struct Equal : binary_predicate<"Equal", 7, dtypes::numeric | dtypes::boolean | dtypes::string, std::equal_to<>> {};
 
 }  // namespace onyx::ops

@@ -1,22 +1,13 @@
 // ops::Exp: y = e^x.
 // Opsets 1-latest (6 dropped consumed_inputs, 13 added bfloat16).
-// Kernel (kernels/cpu/exp.hpp): every listed type; half types in float; float32 through the ISA micro-kernel isa::f32_exp.
-// Tested in test/unit/unary_math_test.cpp.
+// Kernel (kernels/cpu/exp.hpp): every listed type; half types in float; float32 through the ISA micro-kernel
+// isa::f32_exp. Tested in test/unit/unary_math_test.cpp.
 #pragma once
 
 #include "onyx/ops/elementwise.hpp"
 
 namespace onyx::ops {
 
-struct Exp {
-  static constexpr std::string_view domain = "", name = "Exp";
-  static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{1, 1}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::floats;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) {
-    return infer_unary(c, T, "T");
-  }
-};
+struct Exp : unary<"Exp", 1, dtypes::floats> {};
 
 }  // namespace onyx::ops

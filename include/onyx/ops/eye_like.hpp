@@ -1,6 +1,7 @@
 // ops::EyeLike: a 2-D tensor shaped like the input with ones on diagonal k
 // and zeros elsewhere, of type `dtype` (default: the input's).
-// Opsets 9-latest. Numeric and bool outputs. Tested in test/unit/eye_like_test.cpp.
+// Opsets 9-latest. Numeric and bool outputs. Tested in
+// test/unit/trilu_test.cpp.
 #pragma once
 
 #include "onyx/ops/axes.hpp"

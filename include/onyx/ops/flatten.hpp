@@ -1,6 +1,6 @@
 // ops::Flatten: the input as a 2-D matrix [prod(dims[:axis]), prod(dims[axis:])].
 // Opsets 1-latest (11 allowed negative axes; types widened over time). All
-// types; the kernel copies bytes. Tested in test/unit/flatten_test.cpp.
+// types; the kernel copies bytes. Tested in test/unit/reshape_test.cpp.
 #pragma once
 
 #include "onyx/ops/axes.hpp"

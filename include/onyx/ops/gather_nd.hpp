@@ -3,7 +3,7 @@
 // indices share. Output: indices.shape[:-1] + data.shape[batch_dims + k:].
 // Negative indices count from the end; out-of-range ones fail with
 // errc::out_of_range. Opsets 11-latest (12 added batch_dims). All types;
-// int64 indices. Tested in test/unit/gather_nd_test.cpp.
+// int64 indices. Tested in test/unit/gather_elements_test.cpp.
 #pragma once
 
 #include "onyx/ops/axes.hpp"

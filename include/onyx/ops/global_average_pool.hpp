@@ -7,13 +7,6 @@
 
 namespace onyx::ops {
 
-struct GlobalAveragePool {
-  static constexpr std::string_view domain = "", name = "GlobalAveragePool";
-  static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{1, 1}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::floats;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) { return detail::global_pool_infer(c, T); }
-};
+struct GlobalAveragePool : detail::global_pool_op<"GlobalAveragePool"> {};
 
 }  // namespace onyx::ops

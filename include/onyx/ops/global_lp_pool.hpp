@@ -7,16 +7,13 @@
 
 namespace onyx::ops {
 
-struct GlobalLpPool {
-  static constexpr std::string_view domain = "", name = "GlobalLpPool";
-  static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{1, 1}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::floats;
-  struct attributes {
-    float p = 2.0f;  // a float in opset 1, an int since 2
-    static constexpr auto fields = std::tuple{field{"p", &attributes::p}};
-  };
-  static status infer(const attributes&, infer_context& c) { return detail::global_pool_infer(c, T); }
+namespace detail {
+struct global_lp_pool_attributes {
+  float p = 2.0f;  // a float in opset 1, an int since 2
+  static constexpr auto fields = std::tuple{field{"p", &global_lp_pool_attributes::p}};
 };
+}  // namespace detail
+
+struct GlobalLpPool : detail::global_pool_op<"GlobalLpPool", detail::global_lp_pool_attributes> {};
 
 }  // namespace onyx::ops

@@ -14,31 +14,15 @@
 
 namespace onyx::ops {
 
-struct GRU {
-  static constexpr std::string_view domain = "", name = "GRU";
-  static constexpr int since = 7, until = latest;
-  static constexpr arity inputs{3, 6}, outputs{0, 2};
-  static constexpr dtype_set T = dtypes::floats;
-  static constexpr dtype_set T1 = dtypes::i32;
-  struct attributes {
-    std::vector<float> activation_alpha, activation_beta;
-    std::vector<std::string> activations{"Sigmoid", "Tanh"};
-    std::optional<float> clip;
-    std::string direction = "forward";
-    std::optional<std::int64_t> hidden_size;
-    std::int64_t layout = 0;
-    std::int64_t linear_before_reset = 0;
-    static constexpr auto fields = std::tuple{
-        field{"activation_alpha", &attributes::activation_alpha},
-        field{"activation_beta", &attributes::activation_beta},
-        field{"activations", &attributes::activations}, field{"clip", &attributes::clip},
-        field{"direction", &attributes::direction}, field{"hidden_size", &attributes::hidden_size},
-        field{"layout", &attributes::layout},
-        field{"linear_before_reset", &attributes::linear_before_reset}};
-  };
-  static status infer(const attributes& a, infer_context& c) {
-    return detail::infer_recurrent(c, T, 3, a.hidden_size, a.direction, a.layout, 1);
-  }
+namespace detail {
+struct gru_attributes : recurrent_attributes {
+  std::vector<std::string> activations{"Sigmoid", "Tanh"};
+  std::int64_t linear_before_reset = 0;
+  static constexpr auto fields =
+      recurrent_fields<gru_attributes>(field{"linear_before_reset", &gru_attributes::linear_before_reset});
 };
+}  // namespace detail
+
+struct GRU : detail::recurrent_op<"GRU", 3, arity{3, 6}, arity{0, 2}, detail::gru_attributes> {};
 
 }  // namespace onyx::ops

@@ -9,18 +9,6 @@
 
 namespace onyx::ops {
 
-struct Less {
-  static constexpr std::string_view domain = "", name = "Less";
-  static constexpr int since = 7, until = latest;
-  static constexpr arity inputs{2, 2}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::numeric;
-  static constexpr dtype_set T1 = dtypes::boolean;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) {
-    ONYX_TRY(infer_binary(c, T, "T", dtype::boolean));
-    propagate_binary(c, [](auto a, auto b) { return a < b; }, true);
-    return ok();
-  }
-};
+struct Less : binary_predicate<"Less", 7, dtypes::numeric, std::less<>> {};
 
 }  // namespace onyx::ops

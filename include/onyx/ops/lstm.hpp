@@ -14,30 +14,15 @@
 
 namespace onyx::ops {
 
-struct LSTM {
-  static constexpr std::string_view domain = "", name = "LSTM";
-  static constexpr int since = 7, until = latest;
-  static constexpr arity inputs{3, 8}, outputs{0, 3};
-  static constexpr dtype_set T = dtypes::floats;
-  static constexpr dtype_set T1 = dtypes::i32;
-  struct attributes {
-    std::vector<float> activation_alpha, activation_beta;
-    std::vector<std::string> activations{"Sigmoid", "Tanh", "Tanh"};
-    std::optional<float> clip;
-    std::string direction = "forward";
-    std::optional<std::int64_t> hidden_size;
-    std::int64_t input_forget = 0;
-    std::int64_t layout = 0;
-    static constexpr auto fields = std::tuple{
-        field{"activation_alpha", &attributes::activation_alpha},
-        field{"activation_beta", &attributes::activation_beta},
-        field{"activations", &attributes::activations}, field{"clip", &attributes::clip},
-        field{"direction", &attributes::direction}, field{"hidden_size", &attributes::hidden_size},
-        field{"input_forget", &attributes::input_forget}, field{"layout", &attributes::layout}};
-  };
-  static status infer(const attributes& a, infer_context& c) {
-    return detail::infer_recurrent(c, T, 4, a.hidden_size, a.direction, a.layout, 2);
-  }
+namespace detail {
+struct lstm_attributes : recurrent_attributes {
+  std::vector<std::string> activations{"Sigmoid", "Tanh", "Tanh"};
+  std::int64_t input_forget = 0;
+  static constexpr auto fields =
+      recurrent_fields<lstm_attributes>(field{"input_forget", &lstm_attributes::input_forget});
 };
+}  // namespace detail
+
+struct LSTM : detail::recurrent_op<"LSTM", 4, arity{3, 8}, arity{0, 3}, detail::lstm_attributes> {};
 
 }  // namespace onyx::ops

@@ -9,15 +9,6 @@
 
 namespace onyx::ops {
 
-struct Mean {
-  static constexpr std::string_view domain = "", name = "Mean";
-  static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{1, variadic}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::floats;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) {
-    return infer_variadic(c, T, "T");
-  }
-};
+struct Mean : variadic_op<"Mean", dtypes::floats> {};
 
 }  // namespace onyx::ops

@@ -9,17 +9,16 @@
 
 namespace onyx::ops {
 
-struct Min {
-  static constexpr std::string_view domain = "", name = "Min";
-  static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{1, variadic}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::numeric;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) {
-    ONYX_TRY(infer_variadic(c, T, "T"));
-    if (c.input_count() == 2) propagate_binary(c, [](auto a, auto b) { return b < a ? b : a; });
-    return ok();
+namespace detail {
+/// min(a, b) as inference computes it (a NaN in a propagates).
+struct smaller {
+  template <class X>
+  constexpr X operator()(X a, X b) const {
+    return b < a ? b : a;
   }
 };
+}  // namespace detail
+
+struct Min : variadic_op<"Min", dtypes::numeric, detail::smaller> {};
 
 }  // namespace onyx::ops

@@ -1,6 +1,7 @@
-// onyx/ops/misc_ops.hpp: the misc op group: Shrink, Swish, SwiGLU, CumSum,
-// CumProd, Det, Einsum, Unique, Compress, NonMaxSuppression, RoiAlign, the
-// quantization ops and the signal ops.
+// onyx/ops/misc_ops.hpp: the misc op group: Shrink, Swish, SwiGLU, CumSum, CumProd, Det, Einsum,
+// Unique, Compress, NonMaxSuppression, RoiAlign, the quantization ops and the signal ops.
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "onyx/ops/affine_grid.hpp"
@@ -33,16 +34,45 @@
 #include "onyx/ops/swi_glu.hpp"
 #include "onyx/ops/swish.hpp"
 #include "onyx/ops/unique.hpp"
+
 #include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 
-using misc_ops =
-    op_list<ops::Shrink, ops::Swish, ops::SwiGLU, ops::CumSum, ops::CumProd, ops::Det, ops::Einsum, ops::Unique,
-            ops::Compress, ops::NonMaxSuppression, ops::RoiAlign, ops::RoiAlign_v10, ops::QuantizeLinear,
-            ops::DequantizeLinear, ops::MatMulInteger, ops::QLinearMatMul, ops::ConvInteger, ops::QLinearConv,
-            ops::DynamicQuantizeLinear, ops::HannWindow, ops::HammingWindow, ops::BlackmanWindow, ops::ReverseSequence,
-            ops::BitCast, ops::CenterCropPad, ops::Col2Im, ops::AffineGrid, ops::GridSample, ops::DFT, ops::DFT_v17,
-            ops::STFT, ops::MelWeightMatrix>;
+// clang-format off
+using misc_ops = op_list<
+    ops::Shrink,
+    ops::Swish,
+    ops::SwiGLU,
+    ops::CumSum,
+    ops::CumProd,
+    ops::Det,
+    ops::Einsum,
+    ops::Unique,
+    ops::Compress,
+    ops::NonMaxSuppression,
+    ops::RoiAlign,
+    ops::RoiAlign_v10,
+    ops::QuantizeLinear,
+    ops::DequantizeLinear,
+    ops::MatMulInteger,
+    ops::QLinearMatMul,
+    ops::ConvInteger,
+    ops::QLinearConv,
+    ops::DynamicQuantizeLinear,
+    ops::HannWindow,
+    ops::HammingWindow,
+    ops::BlackmanWindow,
+    ops::ReverseSequence,
+    ops::BitCast,
+    ops::CenterCropPad,
+    ops::Col2Im,
+    ops::AffineGrid,
+    ops::GridSample,
+    ops::DFT,
+    ops::DFT_v17,
+    ops::STFT,
+    ops::MelWeightMatrix>;
+// clang-format on
 
 }  // namespace onyx

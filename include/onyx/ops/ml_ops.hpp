@@ -1,13 +1,20 @@
-// onyx/ops/ml_ops.hpp: the ai.onnx.ml op group for classic ML pipelines
-// (Binarizer, ArrayFeatureExtractor; LabelEncoder is in the text group).
+// onyx/ops/ml_ops.hpp: the ml op group: ai.onnx.ml for classic ML pipelines (LabelEncoder is in
+// text).
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "onyx/ops/array_feature_extractor.hpp"
 #include "onyx/ops/binarizer.hpp"
+
 #include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 
-using ml_ops = op_list<ops::Binarizer, ops::ArrayFeatureExtractor>;
+// clang-format off
+using ml_ops = op_list<
+    ops::Binarizer,
+    ops::ArrayFeatureExtractor>;
+// clang-format on
 
 }  // namespace onyx

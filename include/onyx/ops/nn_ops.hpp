@@ -1,5 +1,7 @@
-// onyx/ops/nn_ops.hpp: the neural-network op group (convolution, pooling,
-// normalization, GEMM/MatMul, softmax family, resize).
+// onyx/ops/nn_ops.hpp: the nn op group: neural networks: convolution, pooling, normalization,
+// GEMM/MatMul, the softmax family, resize.
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "onyx/ops/average_pool.hpp"
@@ -15,11 +17,9 @@
 #include "onyx/ops/global_max_pool.hpp"
 #include "onyx/ops/group_normalization.hpp"
 #include "onyx/ops/hardmax.hpp"
-#include "onyx/ops/hardmax_v1.hpp"
 #include "onyx/ops/instance_normalization.hpp"
 #include "onyx/ops/layer_normalization.hpp"
 #include "onyx/ops/log_softmax.hpp"
-#include "onyx/ops/log_softmax_v1.hpp"
 #include "onyx/ops/lp_normalization.hpp"
 #include "onyx/ops/lp_pool.hpp"
 #include "onyx/ops/lrn.hpp"
@@ -29,20 +29,43 @@
 #include "onyx/ops/mean_variance_normalization.hpp"
 #include "onyx/ops/resize.hpp"
 #include "onyx/ops/softmax.hpp"
-#include "onyx/ops/softmax_v1.hpp"
+
 #include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 
-using nn_ops =
-    op_list<ops::Conv, ops::fused::Conv, ops::ConvTranspose, ops::CausalConvWithState, ops::DeformConv,  //
-            ops::MaxPool, ops::MaxUnpool, ops::AveragePool, ops::LpPool, ops::GlobalMaxPool, ops::GlobalAveragePool,
-            ops::GlobalLpPool,  //
-            ops::BatchNormalization, ops::LRN, ops::InstanceNormalization, ops::LayerNormalization,
-            ops::GroupNormalization, ops::LpNormalization, ops::MeanVarianceNormalization,  //
-            ops::Gemm, ops::MatMul,                                                         //
-            ops::Softmax, ops::Softmax_v1, ops::LogSoftmax, ops::LogSoftmax_v1, ops::Hardmax,
-            ops::Hardmax_v1,  //
-            ops::Resize, ops::Resize_v10, ops::Upsample>;
+// clang-format off
+using nn_ops = op_list<
+    ops::Conv,
+    ops::fused::Conv,
+    ops::ConvTranspose,
+    ops::CausalConvWithState,
+    ops::DeformConv,
+    ops::MaxPool,
+    ops::MaxUnpool,
+    ops::AveragePool,
+    ops::LpPool,
+    ops::GlobalMaxPool,
+    ops::GlobalAveragePool,
+    ops::GlobalLpPool,
+    ops::BatchNormalization,
+    ops::LRN,
+    ops::InstanceNormalization,
+    ops::LayerNormalization,
+    ops::GroupNormalization,
+    ops::LpNormalization,
+    ops::MeanVarianceNormalization,
+    ops::Gemm,
+    ops::MatMul,
+    ops::Softmax,
+    ops::Softmax_v1,
+    ops::LogSoftmax,
+    ops::LogSoftmax_v1,
+    ops::Hardmax,
+    ops::Hardmax_v1,
+    ops::Resize,
+    ops::Resize_v10,
+    ops::Upsample>;
+// clang-format on
 
 }  // namespace onyx

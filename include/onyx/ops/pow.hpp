@@ -30,14 +30,6 @@ struct Pow {
   }
 };
 
-struct Pow_v1 {
-  static constexpr std::string_view domain = "", name = "Pow";
-  static constexpr int since = 1, until = 6;
-  static constexpr arity inputs{2, 2}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::f16 | dtypes::f32 | dtypes::f64;
-  using attributes = detail::legacy_broadcast_attributes;
-  static status infer(const attributes& a, infer_context& c) { return detail::legacy_broadcast_infer(a, c, T); }
-  static status expand(const attributes& a, expand_context& c) { return detail::legacy_broadcast_expand(name, a, c); }
-};
+struct Pow_v1 : detail::legacy_broadcast_op<"Pow", dtypes::f16 | dtypes::f32 | dtypes::f64> {};
 
 }  // namespace onyx::ops

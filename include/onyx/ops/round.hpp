@@ -8,15 +8,6 @@
 
 namespace onyx::ops {
 
-struct Round {
-  static constexpr std::string_view domain = "", name = "Round";
-  static constexpr int since = 11, until = latest;
-  static constexpr arity inputs{1, 1}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::floats;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) {
-    return infer_unary(c, T, "T");
-  }
-};
+struct Round : unary<"Round", 11, dtypes::floats> {};
 
 }  // namespace onyx::ops

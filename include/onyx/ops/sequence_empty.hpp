@@ -1,6 +1,6 @@
 // ops::SequenceEmpty: an empty sequence of element type `dtype` (default
-// float). Opsets 11-latest. Tested by test/unit/sequence_test.cpp and the
-// conformance tests that use sequences.
+// float). Opsets 11-latest. Tested by the ONNX backend tests listed in
+// test/conformance/pass_list.txt.
 #pragma once
 
 #include "onyx/ops/sequence.hpp"

@@ -1,4 +1,6 @@
-// onyx/ops/sequence_ops.hpp: the sequence and optional op group.
+// onyx/ops/sequence_ops.hpp: the sequence op group: sequences and optionals.
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "onyx/ops/concat_from_sequence.hpp"
@@ -12,13 +14,24 @@
 #include "onyx/ops/sequence_insert.hpp"
 #include "onyx/ops/sequence_length.hpp"
 #include "onyx/ops/split_to_sequence.hpp"
+
 #include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 
-using sequence_ops = op_list<ops::SequenceEmpty, ops::SequenceConstruct, ops::SequenceInsert, ops::SequenceAt,
-                             ops::SequenceErase, ops::SequenceLength, ops::ConcatFromSequence,
-                             ops::SplitToSequence, ops::Optional, ops::OptionalHasElement,
-                             ops::OptionalGetElement>;
+// clang-format off
+using sequence_ops = op_list<
+    ops::SequenceEmpty,
+    ops::SequenceConstruct,
+    ops::SequenceInsert,
+    ops::SequenceAt,
+    ops::SequenceErase,
+    ops::SequenceLength,
+    ops::ConcatFromSequence,
+    ops::SplitToSequence,
+    ops::Optional,
+    ops::OptionalHasElement,
+    ops::OptionalGetElement>;
+// clang-format on
 
 }  // namespace onyx

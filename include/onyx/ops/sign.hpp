@@ -8,15 +8,6 @@
 
 namespace onyx::ops {
 
-struct Sign {
-  static constexpr std::string_view domain = "", name = "Sign";
-  static constexpr int since = 9, until = latest;
-  static constexpr arity inputs{1, 1}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::numeric;
-  struct attributes {};
-  static status infer(const attributes&, infer_context& c) {
-    return infer_unary(c, T, "T");
-  }
-};
+struct Sign : unary<"Sign", 9, dtypes::numeric> {};
 
 }  // namespace onyx::ops

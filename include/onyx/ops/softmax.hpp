@@ -8,16 +8,10 @@
 
 namespace onyx::ops {
 
-struct Softmax {
-  static constexpr std::string_view domain = "", name = "Softmax";
-  static constexpr int since = 13, until = latest;
-  static constexpr arity inputs{1, 1}, outputs{1, 1};
-  static constexpr dtype_set T = dtypes::floats;
-  struct attributes {
-    std::int64_t axis = -1;
-    static constexpr auto fields = std::tuple{field{"axis", &attributes::axis}};
-  };
-  static status infer(const attributes& a, infer_context& c) { return detail::softmax_infer(a.axis, c, T); }
-};
+struct Softmax : detail::softmax_op<"Softmax"> {};
+
+// Opsets 1-12: coerced to 2-D at `axis` (default 1; dims before it form the rows);
+// expanded into Flatten(axis) -> Softmax(axis=-1) -> Reshape(Shape(input)).
+struct Softmax_v1 : detail::softmax_v1_op<"Softmax"> {};
 
 }  // namespace onyx::ops

@@ -1,6 +1,6 @@
-// onyx/ops/tensor_ops.hpp: the tensor group: data movement, shape and
-// reductions. Latest-semantics structs and the `_vN` structs that expand
-// older opsets into them.
+// onyx/ops/tensor_ops.hpp: the tensor op group: data movement, shape and reductions.
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "onyx/ops/arg_max.hpp"
@@ -34,24 +34,71 @@
 #include "onyx/ops/transpose.hpp"
 #include "onyx/ops/trilu.hpp"
 #include "onyx/ops/unsqueeze.hpp"
+
 #include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 
+// clang-format off
 using tensor_ops = op_list<
-    // Shape and layout
-    ops::Reshape, ops::Reshape_v1, ops::Flatten, ops::Squeeze, ops::Squeeze_v1, ops::Unsqueeze, ops::Unsqueeze_v1,
-    ops::Shape, ops::Size, ops::ConstantOfShape, ops::Range, ops::EyeLike,
-    // Data movement
-    ops::Transpose, ops::Concat, ops::Split, ops::Split_v1, ops::Slice, ops::Slice_v1, ops::Expand, ops::Tile, ops::Pad,
-    ops::Pad_v2, ops::DepthToSpace, ops::SpaceToDepth, ops::Trilu,
-    // Indexing
-    ops::Gather, ops::GatherElements, ops::GatherND, ops::ScatterElements, ops::Scatter, ops::ScatterND, ops::TensorScatter, ops::OneHot,
-    ops::NonZero, ops::TopK, ops::TopK_v1, ops::ArgMax, ops::ArgMin,
-    // Reductions
-    ops::ReduceSum, ops::ReduceMean, ops::ReduceMax, ops::ReduceMin, ops::ReduceProd, ops::ReduceL1, ops::ReduceL2,
-    ops::ReduceLogSum, ops::ReduceLogSumExp, ops::ReduceSumSquare, ops::ReduceSum_v1, ops::ReduceMean_v1,
-    ops::ReduceMax_v1, ops::ReduceMin_v1, ops::ReduceProd_v1, ops::ReduceL1_v1, ops::ReduceL2_v1, ops::ReduceLogSum_v1,
-    ops::ReduceLogSumExp_v1, ops::ReduceSumSquare_v1>;
+    ops::Reshape,
+    ops::Reshape_v1,
+    ops::Flatten,
+    ops::Squeeze,
+    ops::Squeeze_v1,
+    ops::Unsqueeze,
+    ops::Unsqueeze_v1,
+    ops::Shape,
+    ops::Size,
+    ops::ConstantOfShape,
+    ops::Range,
+    ops::EyeLike,
+    ops::Transpose,
+    ops::Concat,
+    ops::Split,
+    ops::Split_v1,
+    ops::Slice,
+    ops::Slice_v1,
+    ops::Expand,
+    ops::Tile,
+    ops::Pad,
+    ops::Pad_v2,
+    ops::DepthToSpace,
+    ops::SpaceToDepth,
+    ops::Trilu,
+    ops::Gather,
+    ops::GatherElements,
+    ops::GatherND,
+    ops::ScatterElements,
+    ops::Scatter,
+    ops::ScatterND,
+    ops::TensorScatter,
+    ops::OneHot,
+    ops::NonZero,
+    ops::TopK,
+    ops::TopK_v1,
+    ops::ArgMax,
+    ops::ArgMin,
+    ops::ReduceSum,
+    ops::ReduceMean,
+    ops::ReduceMax,
+    ops::ReduceMin,
+    ops::ReduceProd,
+    ops::ReduceL1,
+    ops::ReduceL2,
+    ops::ReduceLogSum,
+    ops::ReduceLogSumExp,
+    ops::ReduceSumSquare,
+    ops::ReduceSum_v1,
+    ops::ReduceMean_v1,
+    ops::ReduceMax_v1,
+    ops::ReduceMin_v1,
+    ops::ReduceProd_v1,
+    ops::ReduceL1_v1,
+    ops::ReduceL2_v1,
+    ops::ReduceLogSum_v1,
+    ops::ReduceLogSumExp_v1,
+    ops::ReduceSumSquare_v1>;
+// clang-format on
 
 }  // namespace onyx

@@ -1,7 +1,7 @@
 // ops::Tile: the input repeated repeats[k] times along each dim k.
 // Opsets 6-latest. All types; the kernel is a strided copy over the output
 // viewed as [r0, d0, r1, d1, ...] with stride 0 on the repeat dims.
-// Tested in test/unit/tile_test.cpp.
+// Tested in test/unit/expand_test.cpp.
 #pragma once
 
 #include "onyx/ops/axes.hpp"

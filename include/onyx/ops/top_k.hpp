@@ -4,7 +4,7 @@
 // NaN counts as larger than every number.
 // Opsets 10-latest (k as an input; 11 added largest/sorted and negative
 // axes); ops::TopK_v1 (opsets 1-9, k attribute) expands into it. Numeric types.
-// Tested in test/unit/top_k_test.cpp.
+// Tested in test/unit/non_zero_test.cpp.
 #pragma once
 
 #include "onyx/ops/axes.hpp"

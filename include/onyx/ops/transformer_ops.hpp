@@ -1,15 +1,24 @@
-// onyx/ops/transformer_ops.hpp: the transformer op group (Attention, LinearAttention,
-// RMSNormalization, RotaryEmbedding; LayerNormalization is in nn).
+// onyx/ops/transformer_ops.hpp: the transformer op group: Attention, LinearAttention,
+// RMSNormalization, RotaryEmbedding (LayerNormalization is in nn).
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "onyx/ops/attention.hpp"
 #include "onyx/ops/linear_attention.hpp"
 #include "onyx/ops/rms_normalization.hpp"
 #include "onyx/ops/rotary_embedding.hpp"
+
 #include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 
-using transformer_ops = op_list<ops::Attention, ops::LinearAttention, ops::RMSNormalization, ops::RotaryEmbedding>;
+// clang-format off
+using transformer_ops = op_list<
+    ops::Attention,
+    ops::LinearAttention,
+    ops::RMSNormalization,
+    ops::RotaryEmbedding>;
+// clang-format on
 
 }  // namespace onyx

@@ -80,4 +80,20 @@ inline status legacy_broadcast_expand(std::string_view op, const legacy_broadcas
   return ok();
 }
 
+/// T of Add, Sub, Mul and Div in opsets 1-6.
+inline constexpr dtype_set legacy_arithmetic_types =
+    dtypes::floats | dtypes::i32 | dtypes::i64 | dtypes::u32 | dtypes::u64;
+
+/// The opset 1-6 struct of Name (Add_v1, ...): legacy broadcasting, expanded into the latest op.
+template <op_name Name, dtype_set Types>
+struct legacy_broadcast_op {
+  static constexpr std::string_view domain = "", name = Name.view();
+  static constexpr int since = 1, until = 6;
+  static constexpr arity inputs{2, 2}, outputs{1, 1};
+  static constexpr dtype_set T = Types;
+  using attributes = legacy_broadcast_attributes;
+  static status infer(const attributes& a, infer_context& c) { return legacy_broadcast_infer(a, c, T); }
+  static status expand(const attributes& a, expand_context& c) { return legacy_broadcast_expand(name, a, c); }
+};
+
 }  // namespace onyx::ops::detail

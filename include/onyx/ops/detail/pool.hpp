@@ -3,8 +3,12 @@
 #pragma once
 
 #include "onyx/ops/detail/sliding_window.hpp"
+#include "onyx/ops/op_name.hpp"
 
 namespace onyx::ops::detail {
+
+/// The attributes of an op that takes none.
+struct no_attributes {};
 
 /// The union of MaxPool, AveragePool and LpPool attributes; each op's field
 /// table names the ones it has.
@@ -62,5 +66,17 @@ inline status global_pool_infer(infer_context& c, dtype_set T) {
   c.set_output(0, c.input_type(0), sym_shape(std::move(y)));
   return ok();
 }
+
+/// GlobalAveragePool, GlobalMaxPool, GlobalLpPool (opsets 1-latest): float
+/// types, output N x C x 1 x ... x 1.
+template <op_name Name, class Attributes = no_attributes>
+struct global_pool_op {
+  static constexpr std::string_view domain = "", name = Name.view();
+  static constexpr int since = 1, until = latest;
+  static constexpr arity inputs{1, 1}, outputs{1, 1};
+  static constexpr dtype_set T = dtypes::floats;
+  using attributes = Attributes;
+  static status infer(const attributes&, infer_context& c) { return global_pool_infer(c, T); }
+};
 
 }  // namespace onyx::ops::detail

@@ -1,8 +1,10 @@
 // onyx/ops/detail/recurrent.hpp: what RNN, GRU and LSTM share: the shape
-// rules of X, W, R, B, sequence_lens, initial states and the outputs.
+// rules of X, W, R, B, sequence_lens, initial states and the outputs, the
+// common attributes and the base that declares each op in one line.
 #pragma once
 
 #include "onyx/ops/op.hpp"
+#include "onyx/ops/op_name.hpp"
 
 namespace onyx::ops::detail {
 
@@ -45,5 +47,43 @@ inline status infer_recurrent(infer_context& c, dtype_set T, int gates, std::opt
     c.set_output(i, t, layout ? sym_shape({batch, dim(dirs), h}) : sym_shape({dim(dirs), batch, h}));
   return ok();
 }
+
+/// The attributes RNN, GRU and LSTM share; each op's attributes add their
+/// default `activations` and own flags, and list their fields with recurrent_fields.
+struct recurrent_attributes {
+  std::vector<float> activation_alpha, activation_beta;
+  std::optional<float> clip;
+  std::string direction = "forward";
+  std::optional<std::int64_t> hidden_size;
+  std::int64_t layout = 0;
+};
+
+/// The field table of A (a recurrent_attributes with `activations`), then `extra`.
+template <class A, class... Extra>
+constexpr auto recurrent_fields(Extra... extra) {
+  return std::tuple{field{"activation_alpha", &A::activation_alpha},
+                    field{"activation_beta", &A::activation_beta},
+                    field{"activations", &A::activations},
+                    field{"clip", &A::clip},
+                    field{"direction", &A::direction},
+                    field{"hidden_size", &A::hidden_size},
+                    field{"layout", &A::layout},
+                    extra...};
+}
+
+/// RNN, GRU, LSTM of opsets 7-latest: `Gates` weight blocks per direction;
+/// outputs Y and Outputs.max - 1 states (Y_h, and Y_c for LSTM).
+template <op_name Name, int Gates, arity Inputs, arity Outputs, class Attributes>
+struct recurrent_op {
+  static constexpr std::string_view domain = "", name = Name.view();
+  static constexpr int since = 7, until = latest;
+  static constexpr arity inputs = Inputs, outputs = Outputs;
+  static constexpr dtype_set T = dtypes::floats;
+  static constexpr dtype_set T1 = dtypes::i32;
+  using attributes = Attributes;
+  static status infer(const attributes& a, infer_context& c) {
+    return infer_recurrent(c, T, Gates, a.hidden_size, a.direction, a.layout, Outputs.max - 1);
+  }
+};
 
 }  // namespace onyx::ops::detail

@@ -1,8 +1,10 @@
 // onyx/ops/detail/softmax.hpp: what Softmax, LogSoftmax and Hardmax share:
-// the shape rule of the latest forms and the expansion of the opset 1-12 forms.
+// the shape rule of the latest forms and the expansion of the opset 1-12 forms,
+// and the two bases that declare each of them in one line.
 #pragma once
 
 #include "onyx/ops/op.hpp"
+#include "onyx/ops/op_name.hpp"
 
 namespace onyx::ops::detail {
 
@@ -37,5 +39,35 @@ inline status softmax_v1_infer(std::int64_t axis, infer_context& c, dtype_set T)
                   std::to_string(r) + "]");
   return infer_like_input(c);
 }
+
+/// Softmax, LogSoftmax, Hardmax of opsets 13-latest: one axis (default -1), float types.
+template <op_name Name>
+struct softmax_op {
+  static constexpr std::string_view domain = "", name = Name.view();
+  static constexpr int since = 13, until = latest;
+  static constexpr arity inputs{1, 1}, outputs{1, 1};
+  static constexpr dtype_set T = dtypes::floats;
+  struct attributes {
+    std::int64_t axis = -1;
+    static constexpr auto fields = std::tuple{field{"axis", &attributes::axis}};
+  };
+  static status infer(const attributes& a, infer_context& c) { return softmax_infer(a.axis, c, T); }
+};
+
+/// Their opsets 1-12 forms (axis default 1, input coerced to 2-D), expanded
+/// into the latest op by softmax_v1_expand.
+template <op_name Name>
+struct softmax_v1_op {
+  static constexpr std::string_view domain = "", name = Name.view();
+  static constexpr int since = 1, until = 12;
+  static constexpr arity inputs{1, 1}, outputs{1, 1};
+  static constexpr dtype_set T = dtypes::floats;
+  struct attributes {
+    std::int64_t axis = 1;
+    static constexpr auto fields = std::tuple{field{"axis", &attributes::axis}};
+  };
+  static status infer(const attributes& a, infer_context& c) { return softmax_v1_infer(a.axis, c, T); }
+  static status expand(const attributes& a, expand_context& c) { return softmax_v1_expand(name, a.axis, c); }
+};
 
 }  // namespace onyx::ops::detail

@@ -1,0 +1,25 @@
+# test/lists/check_tested_in.cmake: fails when an op header's opening comment
+# names a test file that does not exist ("Tested in test/unit/tile_test.cpp.").
+#   cmake -DONYX_SOURCE_DIR=<repo> -P test/lists/check_tested_in.cmake
+# Every test/... path in the header's comment lines counts, wrapped lines too.
+if(NOT ONYX_SOURCE_DIR)
+  get_filename_component(ONYX_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR}/../.. ABSOLUTE)
+endif()
+file(GLOB_RECURSE headers RELATIVE ${ONYX_SOURCE_DIR} ${ONYX_SOURCE_DIR}/include/onyx/ops/*.hpp)
+set(missing "")
+foreach(header IN LISTS headers)
+  file(STRINGS ${ONYX_SOURCE_DIR}/${header} comments REGEX "^//")
+  string(JOIN " " text ${comments})
+  string(REGEX MATCHALL "test/[A-Za-z0-9_/.-]*\\.(cpp|hpp|txt)" paths "${text}")
+  foreach(path IN LISTS paths)
+    if(NOT EXISTS ${ONYX_SOURCE_DIR}/${path})
+      list(APPEND missing "${header} names ${path}")
+    endif()
+  endforeach()
+endforeach()
+if(missing)
+  list(JOIN missing "\n  " lines)
+  message(FATAL_ERROR "op headers name test files that do not exist:\n  ${lines}")
+endif()
+list(LENGTH headers count)
+message(STATUS "${count} op headers: every test file they name exists")
