@@ -7,6 +7,7 @@
 #   include/onyx/ops/<group>_ops.hpp     the group's op headers and `using <group>_ops = op_list<...>`
 #   kernels/cpu/<group>_kernels.hpp      the group's CPU kernel headers
 #   kernels/cpu/all_kernels.hpp          every group's kernels, for the full preset
+#   include/onyx/all_ops.hpp             the full preset: every group's op_list, in manifest order
 cmake_minimum_required(VERSION 3.25)
 get_filename_component(ONYX_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 include(${CMAKE_CURRENT_LIST_DIR}/op_manifest.cmake)
@@ -84,6 +85,16 @@ foreach(g IN LISTS groups)
   string(APPEND text "#include \"kernels/cpu/${g}_kernels.hpp\"\n")
 endforeach()
 onyx_emit(kernels/cpu/all_kernels.hpp "${text}")
+
+# include/onyx/all_ops.hpp
+set(text "// onyx/all_ops.hpp: the full preset, every op onyx implements.\n${ONYX_GENERATED_NOTE}#pragma once\n\n")
+foreach(g IN LISTS groups)
+  string(APPEND text "#include \"onyx/ops/${g}_ops.hpp\"\n")
+endforeach()
+string(APPEND text "#include \"onyx/ops/op_list.hpp\"\n\nnamespace onyx {\n\n// clang-format off\n")
+list(JOIN ONYX_OP_GROUPS "_ops,\n    " entries)
+string(APPEND text "using all_ops = op_list_cat_t<\n    ${entries}_ops>;\n// clang-format on\n\n}  // namespace onyx\n")
+onyx_emit(include/onyx/all_ops.hpp "${text}")
 
 if(ONYX_STALE)
   list(JOIN ONYX_STALE "\n  " stale)

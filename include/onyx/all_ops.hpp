@@ -1,7 +1,6 @@
 // onyx/all_ops.hpp: the full preset, every op onyx implements.
-//
-// Each op group lists its op structs in include/onyx/ops/<group>_ops.hpp;
-// their CPU kernels are gathered in kernels/cpu/all_kernels.hpp.
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
 #include "onyx/ops/control_ops.hpp"
@@ -14,12 +13,26 @@
 #include "onyx/ops/sequence_ops.hpp"
 #include "onyx/ops/tensor_ops.hpp"
 #include "onyx/ops/text_ops.hpp"
+#include "onyx/ops/training_ops.hpp"
 #include "onyx/ops/transformer_ops.hpp"
 #include "onyx/ops/op_list.hpp"
 
 namespace onyx {
 
-using all_ops = op_list_cat_t<elementwise_ops, tensor_ops, nn_ops, control_ops, sequence_ops, transformer_ops,
-                              recurrent_ops, loss_ops, text_ops, misc_ops, ml_ops>;
+// clang-format off
+using all_ops = op_list_cat_t<
+    control_ops,
+    elementwise_ops,
+    loss_ops,
+    misc_ops,
+    ml_ops,
+    nn_ops,
+    recurrent_ops,
+    sequence_ops,
+    tensor_ops,
+    text_ops,
+    training_ops,
+    transformer_ops>;
+// clang-format on
 
 }  // namespace onyx

@@ -13,4 +13,5 @@
 #include "kernels/cpu/sequence_kernels.hpp"
 #include "kernels/cpu/tensor_kernels.hpp"
 #include "kernels/cpu/text_kernels.hpp"
+#include "kernels/cpu/training_kernels.hpp"
 #include "kernels/cpu/transformer_kernels.hpp"

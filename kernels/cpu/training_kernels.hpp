@@ -1,0 +1,8 @@
+// kernels/cpu/training_kernels.hpp: the CPU kernels of the training op group.
+// Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
+// the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
+#pragma once
+
+#include "kernels/cpu/adagrad.hpp"
+#include "kernels/cpu/adam.hpp"
+#include "kernels/cpu/momentum.hpp"
