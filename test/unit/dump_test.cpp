@@ -93,7 +93,8 @@ TEST_CASE("session_options::dump_stages writes the graph after each stage") {
   CHECK(has(load, "graph '"));
   CHECK(has(load, "input  x: float32[1,3,7,9]\n"));
   CHECK(has(load,
-            "node   'n0' Conv: x: float32[1,3,7,9], w: float32[4,3,3,3] const, b: float32[4] const -> n0_out0: ?\n"));
+            "node   'n0' Conv: x: float32[1,3,7,9], w: float32[4,3,3,3] const, b: float32[4] const = {0, 0, 0, 0} -> "
+            "n0_out0: ?\n"));
   CHECK(has(load, "shape: int64[2] const = {1, -1}"));
 
   const auto infer = read_text(dir / "02_infer.txt");

@@ -3,6 +3,7 @@
 // A pass decision is a pure function of (graph, available ops). Each pass is
 // one file with its own test; `pipeline` lists them by name, the names the
 // stage dumps use (`onyx-run --dump-stages DIR` writes one file after each).
+// Tested in test/unit/dump_test.cpp (the stage files) and one test file per pass.
 #pragma once
 
 #include <array>

@@ -12,6 +12,7 @@
 // an op struct names the op, and its typed `attributes` are what the loader
 // parsed. Matching an op struct matches its latest semantics only (an older
 // `_vN` struct is a different op; normalize has up-converted those it can).
+// Tested in test/unit/rewrite_test.cpp.
 #pragma once
 
 #include <optional>
