@@ -1,12 +1,15 @@
 // onyx-run: run a model once or many times and report its outputs and latency.
 //
 //   onyx-run [MODEL] [--input NAME=FILE.pb]... [--shape NAME=2x3x224x224]...
-//            [--threads N] [--warmup W] [--runs R] [--output-dir DIR]
+//            [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]
 //
 // Inputs not given are generated: floats uniform in [0,1) from a fixed seed,
 // integers 0, bools false; symbolic dims are 1 unless --shape sets them
 // (`--shape NAME=scalar` for rank 0). Without MODEL it runs the bundled
-// ResNet-50. With --output-dir, output i is written to DIR/output_i.pb.
+// ResNet-50. With --output-dir, output i is written to DIR/output_i.pb. With
+// --dump-stages, the graph is written as text after each pipeline stage:
+// DIR/00_load.txt, 01_normalize.txt, 02_infer.txt, then 03_<pass>.txt, ...
+// one per optimization pass (onyx/graph/dump.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -28,6 +31,7 @@ struct options {
   std::map<std::string, onyx::extents> shapes;
   int threads = 0, warmup = 1, runs = 10;
   std::string output_dir;
+  std::string dump_stages;
 };
 
 int fail(const std::string& msg) {
@@ -37,7 +41,7 @@ int fail(const std::string& msg) {
 
 const char* usage =
     "usage: onyx-run [MODEL] [--input NAME=FILE.pb]... [--shape NAME=2x3x224x224]...\n"
-    "                [--threads N] [--warmup W] [--runs R] [--output-dir DIR]\n";
+    "                [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]\n";
 
 onyx::result<onyx::extents> parse_extents(const std::string& s) {
   onyx::extents e;
@@ -48,7 +52,8 @@ onyx::result<onyx::extents> parse_extents(const std::string& s) {
     std::string part = s.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
     char* end = nullptr;
     long long v = std::strtoll(part.c_str(), &end, 10);
-    if (part.empty() || *end || v < 0) return onyx::status(onyx::errc::invalid_argument, "bad shape '" + s + "' (expected e.g. 1x3x224x224 or scalar)");
+    if (part.empty() || *end || v < 0)
+      return onyx::status(onyx::errc::invalid_argument, "bad shape '" + s + "' (expected e.g. 1x3x224x224 or scalar)");
     e.push_back(v);
     if (x == std::string::npos) break;
     pos = x + 1;
@@ -99,6 +104,8 @@ onyx::result<options> parse_args(int argc, char** argv) {
       if (o.runs == 0) return bad("--runs must be at least 1");
     } else if (a == "--output-dir") {
       ONYX_ASSIGN(o.output_dir, next());
+    } else if (a == "--dump-stages") {
+      ONYX_ASSIGN(o.dump_stages, next());
     } else if (a == "-h" || a == "--help") {
       std::fputs(usage, stdout);
       std::exit(0);
@@ -136,7 +143,8 @@ onyx::tensor generate(const onyx::io_info& in, const options& o, std::mt19937& g
     case onyx::dtype::bfloat16:
       for (auto& v : t.values<onyx::bfloat16_t>()) v = onyx::to_bfloat16(static_cast<float>(u(gen)));
       break;
-    default: break;  // integers 0, bools false, strings empty
+    default:
+      break;  // integers 0, bools false, strings empty
   }
   return t;
 }
@@ -148,12 +156,23 @@ std::string preview(const onyx::tensor& t) {
   for (std::int64_t i = 0; i < n; ++i) {
     double v = 0;
     switch (t.type()) {
-      case onyx::dtype::float32: v = t.data<float>()[i]; break;
-      case onyx::dtype::float64: v = t.data<double>()[i]; break;
-      case onyx::dtype::int64: v = static_cast<double>(t.data<std::int64_t>()[i]); break;
-      case onyx::dtype::int32: v = t.data<std::int32_t>()[i]; break;
-      case onyx::dtype::boolean: v = t.data<bool>()[i]; break;
-      default: return "";
+      case onyx::dtype::float32:
+        v = t.data<float>()[i];
+        break;
+      case onyx::dtype::float64:
+        v = t.data<double>()[i];
+        break;
+      case onyx::dtype::int64:
+        v = static_cast<double>(t.data<std::int64_t>()[i]);
+        break;
+      case onyx::dtype::int32:
+        v = t.data<std::int32_t>()[i];
+        break;
+      case onyx::dtype::boolean:
+        v = t.data<bool>()[i];
+        break;
+      default:
+        return "";
     }
     std::snprintf(buf, sizeof buf, "%s%.6g", i ? ", " : "", v);
     s += buf;
@@ -164,6 +183,7 @@ std::string preview(const onyx::tensor& t) {
 int run(const options& o) {
   onyx::session_options so;
   so.threads = o.threads;
+  so.dump_stages = o.dump_stages;
   auto opened = onyx::session::open(o.model, so);
   if (!opened.ok()) return fail(opened.error().message());
   const auto& s = **opened;
@@ -186,7 +206,8 @@ int run(const options& o) {
       if (!v.ok()) return fail("--input " + in.name + ": " + v.error().message());
       inputs.emplace_back(in.name, std::move(v).value());
     } else {
-      if (in.type.kind != onyx::value_kind::tensor) return fail("input '" + in.name + "' is not a tensor; give it with --input");
+      if (in.type.kind != onyx::value_kind::tensor)
+        return fail("input '" + in.name + "' is not a tensor; give it with --input");
       inputs.emplace_back(in.name, generate(in, o, gen));
     }
   }

@@ -392,10 +392,7 @@ template <> struct kernel<ops::fused::Conv, cpu> {
   using state = kernels::cpu::conv_detail::conv_state;
   template <ops::signature S> static result<state> prepare(const prepare_info<ops::fused::Conv>& p) {
     const auto& a = p.attrs();
-    float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
-    if (a.activation == "Relu") lo = 0.0f;
-    else if (a.activation == "Clip") lo = a.activation_min, hi = a.activation_max;
-    return kernels::cpu::conv_detail::prepare<S[0]>(a, p, lo, hi);
+    return kernels::cpu::conv_detail::prepare<S[0]>(a, p, a.activation.min, a.activation.max);
   }
   template <ops::signature S> static status run(const call<ops::fused::Conv>& c) {
     return kernels::cpu::conv_detail::run<S[0]>(c.attrs(), c);

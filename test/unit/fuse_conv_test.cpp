@@ -1,5 +1,6 @@
 // graph::passes::fuse_conv: a model run with and without optimization gives
-// the same outputs, and the prepared graph holds the expected nodes.
+// the same outputs, the prepared graph holds the expected nodes, and the
+// fused Conv carries its activation typed.
 //
 // Folding changes the rounding of W and B (a[m] W is rounded once instead of
 // scaling each output), so outputs agree to rtol 1e-4 (float32), 1e-10 (float64).
@@ -14,13 +15,15 @@
 #include "onyx/ops/clip.hpp"
 #include "onyx/session.hpp"
 #include "op_harness.hpp"
+#include "pass_harness.hpp"
 
 namespace {
 
 using namespace onyx;
 using ints = std::vector<std::int64_t>;
 
-template <class T> tensor random_tensor(const extents& e, double lo, double hi, unsigned seed) {
+template <class T>
+tensor random_tensor(const extents& e, double lo, double hi, unsigned seed) {
   return tensor::from(test::random_values<T>(static_cast<std::size_t>(element_count(e)), lo, hi, seed), e);
 }
 
@@ -42,8 +45,8 @@ std::filesystem::path build(const std::string& file, std::int64_t C, std::int64_
   return path;
 }
 
-template <class T> std::string constant(graph::model_builder& b, const std::string& name, extents e, double lo,
-                                        double hi, unsigned seed) {
+template <class T>
+std::string constant(graph::model_builder& b, const std::string& name, extents e, double lo, double hi, unsigned seed) {
   return b.initializer(name, random_tensor<T>(e, lo, hi, seed));
 }
 
@@ -56,7 +59,8 @@ std::vector<std::string> ops_of(const session_core& s) {
 
 /// Runs `path` optimized and not, on the same input; checks the outputs agree
 /// and returns the optimized graph's op types.
-template <class T> std::vector<std::string> compare(const std::filesystem::path& path, std::int64_t C, double rtol) {
+template <class T>
+std::vector<std::string> compare(const std::filesystem::path& path, std::int64_t C, double rtol) {
   session fused(path, {.threads = 1});
   session plain(path, {.threads = 1, .optimize = false});
   auto x = random_tensor<T>({1, C, 7, 9}, -1, 1, 3);
@@ -159,9 +163,8 @@ using no_fused = registry<op_list<ops::Conv, ops::Relu, ops::Clip>, backend_list
 }
 
 TEST_CASE("fuse_conv: no fused Conv in the op table, no fusion") {
-  auto path = build<float>("fuse_conv_trimmed.onnx", 3, 4, 1, true, [](graph::model_builder& b, std::string y) {
-    b.output(b.node("Relu", {y}));
-  });
+  auto path = build<float>("fuse_conv_trimmed.onnx", 3, 4, 1, true,
+                           [](graph::model_builder& b, std::string y) { b.output(b.node("Relu", {y})); });
   basic_session<no_fused> s(path, {.threads = 1});
   CHECK(ops_of(s) == list{"Conv", "Relu"});
   auto x = random_tensor<float>({1, 3, 7, 9}, -1, 1, 3);
@@ -172,36 +175,92 @@ TEST_CASE("fuse_conv: no fused Conv in the op table, no fusion") {
 
 namespace {
 
-/// x [5, 7] -> MatMul or Gemm with W [7, 6] -> Add(c) -> y.
-std::filesystem::path build_product(const std::string& file, const char* op, extents bias_shape, bool c_first) {
-  graph::model_builder b{17};
-  auto x = b.input("x", dtype::float32, {5, 7});
-  auto w = b.initializer("w", random_tensor<float>({7, 6}, -1, 1, 1));
-  auto y = b.node(op, {x, w});
-  auto c = constant<float>(b, "c", bias_shape, -1, 1, 2);
-  b.output(c_first ? b.node("Add", {c, y}) : b.node("Add", {y, c}));
-  auto path = std::filesystem::temp_directory_path() / file;
-  REQUIRE(b.save(path).ok());
-  return path;
-}
+using graph::passes::match;
 
-std::vector<std::string> compare_product(const std::filesystem::path& path) {
-  session fused(path, {.threads = 1});
-  session plain(path, {.threads = 1, .optimize = false});
-  auto x = random_tensor<float>({5, 7}, -1, 1, 3);
-  auto want = plain.run({{"x", x}});
-  auto e = want[0].as_tensor().values<float>();
-  test::require_close(fused.run({{"x", x}})[0].as_tensor(), std::vector<float>(e.begin(), e.end()), 1e-5, 1e-5);
-  return ops_of(fused);
+/// The graph of `path` after inference and fuse_conv alone.
+test::inferred_model fused(const std::filesystem::path& path) {
+  auto r = test::infer_model(path);
+  REQUIRE(graph::passes::fuse_conv(r.g(), r.st, r.ops).ok());
+  return r;
 }
 
 }  // namespace
 
-TEST_CASE("fuse_gemm: MatMul or Gemm + a constant bias becomes one Gemm") {
-  CHECK(compare_product(build_product("fuse_gemm_mm.onnx", "MatMul", {6}, false)) == list{"Gemm"});
-  CHECK(compare_product(build_product("fuse_gemm_mm_row.onnx", "MatMul", {1, 6}, true)) == list{"Gemm"});
-  CHECK(compare_product(build_product("fuse_gemm_gemm.onnx", "Gemm", {5, 1}, false)) == list{"Gemm"});
-  CHECK(compare_product(build_product("fuse_gemm_full.onnx", "MatMul", {5, 6}, false)) == list{"Gemm"});
-  // A bias that would grow the output ([3, 5, 6]) stays an Add.
-  CHECK(compare_product(build_product("fuse_gemm_grow.onnx", "MatMul", {3, 1, 6}, false)) == list{"MatMul", "Add"});
+TEST_CASE("fuse_conv: the fused Conv's activation and Conv attributes are typed") {
+  SECTION("Relu: min 0, max +inf; the Conv's pads and group carried over") {
+    auto r = fused(build<float>("fuse_conv_typed_relu.onnx", 4, 4, 2, true,
+                                [](graph::model_builder& b, std::string y) { b.output(b.node("Relu", {y})); }));
+    REQUIRE(r.ops_of() == list{"onyx.fused.Conv"});
+    const auto* a = match<ops::fused::Conv>(r.g().nodes[0]);
+    REQUIRE(a);
+    CHECK(a->activation.kind == ops::fused::activation_kind::relu);
+    CHECK(a->activation.min == 0.0f);
+    CHECK(a->activation.max == std::numeric_limits<float>::infinity());
+    CHECK(a->pads == ints{1, 1, 1, 1});
+    CHECK(a->group == 2);
+    CHECK(r.g().nodes[0].op_type == "Conv+Relu");
+    CHECK(!match<ops::Conv>(r.g().nodes[0]));  // another op, though both are named Conv
+  }
+  SECTION("Clip with constant bounds: its bounds") {
+    auto r =
+        fused(build<float>("fuse_conv_typed_clip.onnx", 3, 4, 1, false, [](graph::model_builder& b, std::string y) {
+          auto lo = b.initializer("lo", tensor::scalar(-0.5f)), hi = b.initializer("hi", tensor::scalar(6.0f));
+          b.output(b.node("Clip", {y, lo, hi}));
+        }));
+    REQUIRE(r.ops_of() == list{"onyx.fused.Conv"});
+    const auto* a = match<ops::fused::Conv>(r.g().nodes[0]);
+    REQUIRE(a);
+    CHECK(a->activation.kind == ops::fused::activation_kind::clip);
+    CHECK(a->activation.min == -0.5f);
+    CHECK(a->activation.max == 6.0f);
+  }
+  SECTION("Clip with only a max") {
+    auto r =
+        fused(build<float>("fuse_conv_typed_clip_max.onnx", 3, 4, 1, true, [](graph::model_builder& b, std::string y) {
+          b.output(b.node("Clip", {y, "", b.initializer("hi", tensor::scalar(1.5f))}));
+        }));
+    const auto* a = match<ops::fused::Conv>(r.g().nodes[0]);
+    REQUIRE(a);
+    CHECK(a->activation.kind == ops::fused::activation_kind::clip);
+    CHECK(a->activation.min == -std::numeric_limits<float>::infinity());
+    CHECK(a->activation.max == 1.5f);
+  }
+  SECTION("a Clip whose bound is computed at run time stays") {
+    auto r = fused(
+        build<float>("fuse_conv_typed_clip_dynamic.onnx", 3, 4, 1, true, [](graph::model_builder& b, std::string y) {
+          b.output(b.node("Clip", {y, b.input("lo", dtype::float32, {})}));
+        }));
+    CHECK(r.ops_of() == list{"Conv", "Clip"});
+  }
+}
+
+TEST_CASE("fuse_conv: BatchNormalization's epsilon comes from its typed attributes") {
+  // A large epsilon changes the folded weights visibly: the fused graph must
+  // agree with the plain one, which reads epsilon in the BatchNormalization kernel.
+  auto path = build<float>("fuse_conv_bn_eps.onnx", 3, 4, 1, true, [](graph::model_builder& b, std::string y) {
+    auto scale = constant<float>(b, "scale", {4}, 0.5, 2, 4), beta = constant<float>(b, "beta", {4}, -1, 1, 5);
+    auto mean = constant<float>(b, "mean", {4}, -1, 1, 6), var = constant<float>(b, "var", {4}, 0.1, 2, 7);
+    b.output(b.node("BatchNormalization", {y, scale, beta, mean, var}, {{"epsilon", 0.5f}}));
+  });
+  CHECK(compare<float>(path, 3, 1e-4) == list{"Conv"});
+}
+
+TEST_CASE("fuse_conv: a fused Conv read from node attributes parses its activation") {
+  using attrs = ops::fused::Conv::attributes;
+  auto parsed =
+      ops::fused::Conv::parse({attribute{"group", std::int64_t{2}}, attribute{"activation", std::string("Clip")},
+                               attribute{"activation_min", 0.0f}, attribute{"activation_max", 6.0f}});
+  REQUIRE(parsed.ok());
+  const attrs& a = *parsed;
+  CHECK(a.group == 2);
+  CHECK(a.activation.kind == ops::fused::activation_kind::clip);
+  CHECK(a.activation.max == 6.0f);
+  auto relu = ops::fused::Conv::parse({attribute{"activation", std::string("Relu")}});
+  REQUIRE(relu.ok());
+  CHECK(relu->activation.kind == ops::fused::activation_kind::relu);
+  CHECK(relu->activation.min == 0.0f);
+  CHECK(ops::fused::Conv::parse({}).value().activation.kind == ops::fused::activation_kind::none);
+  auto bad = ops::fused::Conv::parse({attribute{"activation", std::string("Tanh")}});
+  REQUIRE(!bad.ok());
+  CHECK(bad.error().message().find("Tanh") != std::string::npos);
 }

@@ -69,6 +69,7 @@ struct op_info {
   infer_fn infer;
   expand_fn expand;                        // null: no decomposition
   std::span<const backend_kernels> kernels;                   // in backend preference order
+  bool deterministic = true;  // false: outputs are random (the op struct says so), never folded
 
   bool has_kernels() const {
     for (auto& k : kernels)

@@ -21,6 +21,7 @@
 
 #include <filesystem>
 
+#include "onyx/graph/dump.hpp"
 #include "onyx/graph/normalize.hpp"
 #include "onyx/graph/resolve.hpp"
 #include "onyx/registry/registry.hpp"
@@ -39,6 +40,10 @@ struct session_options {
   bool optimize = true;
   /// Input-shape signatures whose plans are kept.
   std::size_t plan_cache_size = 8;
+  /// When set, the main graph is written to this directory as text after
+  /// each stage: 00_load.txt, 01_normalize.txt, 02_infer.txt, then one
+  /// NN_<pass>.txt per optimization pass (graph/dump.hpp's format).
+  std::filesystem::path dump_stages{};
 };
 
 /// One node of the prepared graph, as it will run.
@@ -194,9 +199,16 @@ class session_core {
   }
 
   status prepare() {
+    graph::stage_dumper dump(opt_.dump_stages);
     ONYX_TRY(graph::resolve_ops(model_, ops_));
+    ONYX_TRY(dump("load", *model_.main));
     ONYX_TRY(graph::normalize(*model_.main, ops_));
-    runtime::compile_options co{opt_.optimize, pool_.get(), ops_};
+    ONYX_TRY(dump("normalize", *model_.main));
+    runtime::compile_options co{opt_.optimize, pool_.get(), ops_, {}};
+    if (dump.enabled())
+      co.after_stage = [&dump](std::string_view stage, const graph::graph& g, const graph::inferred& st) {
+        return dump(stage, g, &st);
+      };
     ONYX_ASSIGN(main_, runtime::compile(model_.main, co));
     const auto& g = *main_->g;
     for (int id : g.inputs) inputs_.push_back({g.values[id].name, g.values[id].type});

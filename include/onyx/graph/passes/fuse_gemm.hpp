@@ -7,23 +7,29 @@
 // and the product's output has the Add as its single reader. Gemm adds C in
 // its GEMM epilogue (or copies it into Y first), which saves the Add's pass
 // over memory. Fires only when the op table has Gemm with a kernel for the
-// dtype. Tested in test/unit/fuse_conv_test.cpp.
+// dtype. Tested in test/unit/fuse_gemm_test.cpp.
 #pragma once
 
-#include "onyx/graph/passes/fuse_conv.hpp"
+#include <memory>
+
+#include "onyx/graph/passes/rewrite.hpp"
+#include "onyx/ops/add.hpp"
+#include "onyx/ops/gemm.hpp"
+#include "onyx/ops/mat_mul.hpp"
 
 namespace onyx::graph::passes {
 
 inline status fuse_gemm(graph& g, inferred& st, const op_table& ops) {
-  using namespace fuse_detail;
-  const op_info* gemm = ops.latest("", "Gemm");
+  const op_info* gemm = find_op<ops::Gemm>(ops);
   if (!gemm) return ok();
   const readers r(g);
   std::vector<char> removed(g.nodes.size(), 0);
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     node& prod = g.nodes[k];
-    const bool matmul = is(prod, "MatMul");
-    if (removed[k] || !(matmul || is(prod, "Gemm")) || prod.inputs.size() < 2 || prod.outputs.size() != 1) continue;
+    if (removed[k]) continue;
+    const bool matmul = match<ops::MatMul>(prod);
+    const auto* gemm_attrs = match<ops::Gemm>(prod);
+    if (!(matmul || gemm_attrs) || prod.inputs.size() < 2 || prod.outputs.size() != 1) continue;
     if (matmul) {
       const int a = prod.inputs[0], b = prod.inputs[1];
       if (a < 0 || b < 0 || !st.types[a].shape.rank_known || st.types[a].shape.rank() != 2 || !g.values[b].constant ||
@@ -34,7 +40,7 @@ inline status fuse_gemm(graph& g, inferred& st, const op_table& ops) {
     }
     const int y = prod.outputs[0];
     const int next = y >= 0 ? r.sole(y) : -1;
-    if (next < 0 || !is(g.nodes[next], "Add") || g.nodes[next].inputs.size() != 2) continue;
+    if (next < 0 || !match<ops::Add>(g.nodes[next]) || g.nodes[next].inputs.size() != 2) continue;
     const node& add = g.nodes[next];
     const int c = add.inputs[0] == y ? add.inputs[1] : add.inputs[0];
     const auto& out = st.types[y].shape;
@@ -49,17 +55,21 @@ inline status fuse_gemm(graph& g, inferred& st, const op_table& ops) {
     }
     if (!fits) continue;
 
+    // A MatMul is Gemm with the defaults; a Gemm keeps alpha and transposes,
+    // and its new C enters with beta 1.
+    auto attrs = std::make_shared<ops::Gemm::attributes>(gemm_attrs ? *gemm_attrs : ops::Gemm::attributes{});
+    attrs->beta = 1.0f;
     node n;
     n.name = prod.name;
     n.op_type = prod.op_type + "+Add";
     n.op = gemm;
-    if (!matmul)
+    n.attrs = std::move(attrs);
+    if (gemm_attrs)
       for (const auto& a : prod.raw_attrs)
         if (a.name != "beta") n.raw_attrs.push_back(a);
     n.inputs = {prod.inputs[0], prod.inputs[1], c};
     n.outputs = add.outputs;
-    ONYX_ASSIGN(bool replaced, replace_if_kernel(prod, std::move(n), st));
-    if (replaced) removed[next] = 1;
+    if (replace_if_kernel(prod, std::move(n), st)) removed[next] = 1;
   }
   erase_marked(g, removed);
   return ok();

@@ -1,20 +1,56 @@
 // onyx/graph/passes/passes.hpp: the optimization pipeline, in order.
 //
-// A pass decision is a pure function of (graph, available ops).
+// A pass decision is a pure function of (graph, available ops). Each pass is
+// one file with its own test; `pipeline` lists them by name, the names the
+// stage dumps use (`onyx-run --dump-stages DIR` writes one file after each).
+// Tested in test/unit/dump_test.cpp (the stage files) and one test file per pass.
 #pragma once
 
-#include "onyx/graph/passes/constant_folding.hpp"
-#include "onyx/graph/passes/dead_nodes.hpp"
+#include <array>
+#include <functional>
+#include <string_view>
+
+#include "onyx/graph/passes/fold_constants.hpp"
 #include "onyx/graph/passes/fuse_conv.hpp"
 #include "onyx/graph/passes/fuse_gemm.hpp"
+#include "onyx/graph/passes/remove_dead_nodes.hpp"
 
 namespace onyx::graph::passes {
 
-inline status optimize(graph& g, inferred& st, const evaluate_fn& evaluate, const op_table& ops) {
-  ONYX_TRY(fold_constants(g, st, evaluate));
-  ONYX_TRY(fuse_conv(g, st, ops));
-  ONYX_TRY(fuse_gemm(g, st, ops));
-  remove_dead_nodes(g, st);
+/// What a pass may use besides the graph and its inferred types.
+struct pass_context {
+  const evaluate_fn& evaluate;  // runs a node on known inputs (constant folding)
+  const op_table& ops;          // the ops a rewrite may produce
+};
+
+struct pass {
+  std::string_view name;
+  status (*run)(graph&, inferred&, const pass_context&);
+};
+
+inline constexpr std::array pipeline{
+    pass{"fold_constants",
+         [](graph& g, inferred& st, const pass_context& c) { return fold_constants(g, st, c.evaluate); }},
+    pass{"fuse_conv", [](graph& g, inferred& st, const pass_context& c) { return fuse_conv(g, st, c.ops); }},
+    pass{"fuse_gemm", [](graph& g, inferred& st, const pass_context& c) { return fuse_gemm(g, st, c.ops); }},
+    pass{"remove_dead_nodes",
+         [](graph& g, inferred& st, const pass_context&) {
+           remove_dead_nodes(g, st);
+           return ok();
+         }},
+};
+
+/// Called after each pass with its name and the graph it left (a stage dump).
+using after_pass_fn = std::function<status(std::string_view pass, const graph&, const inferred&)>;
+
+/// Runs `pipeline` over `g`; `after`, when set, sees the graph after each pass.
+inline status optimize(graph& g, inferred& st, const evaluate_fn& evaluate, const op_table& ops,
+                       const after_pass_fn& after = {}) {
+  const pass_context c{evaluate, ops};
+  for (const auto& p : pipeline) {
+    ONYX_TRY(p.run(g, st, c));
+    if (after) ONYX_TRY(after(p.name, g, st));
+  }
   return ok();
 }
 

@@ -1,18 +1,45 @@
 // ops::fused::Conv (domain onyx.fused): Conv followed by an activation that is
-// a clamp, Y = clamp(Conv(X, W, B), activation_min, activation_max):
-//   activation ""      none
-//   activation "Relu"  min 0, max +inf
-//   activation "Clip"  min activation_min, max activation_max
-// Produced by the fusion pass from Conv -> Relu / Clip; it shares Conv's kernel,
-// which applies the clamp in the GEMM's epilogue. Same inputs, types and shape
-// rule as ops::Conv. Tested in test/unit/conv_test.cpp.
+// a clamp, Y = clamp(Conv(X, W, B), min, max):
+//   activation_kind::none  no clamp
+//   activation_kind::relu  min 0, max +inf
+//   activation_kind::clip  the Clip's constant bounds
+// Produced by the fusion pass (graph/passes/fuse_conv.hpp) from Conv -> Relu /
+// Clip, which sets the typed attributes directly; it shares Conv's kernel,
+// which applies the clamp in the GEMM's epilogue. Same inputs, types and
+// shape rule as ops::Conv. As node attributes (a model written after
+// optimization, or a test) the activation reads `activation` "" | "Relu" |
+// "Clip" with `activation_min` / `activation_max` for Clip.
+// Tested in test/unit/conv_test.cpp and test/unit/fuse_conv_test.cpp.
 #pragma once
 
+#include <cstdint>
 #include <limits>
 
 #include "onyx/ops/conv.hpp"
 
 namespace onyx::ops::fused {
+
+enum class activation_kind : std::uint8_t { none, relu, clip };
+
+/// The clamp a fused op applies to its result.
+struct activation {
+  activation_kind kind = activation_kind::none;
+  float min = -std::numeric_limits<float>::infinity();
+  float max = std::numeric_limits<float>::infinity();
+
+  static activation relu() { return {activation_kind::relu, 0.0f, std::numeric_limits<float>::infinity()}; }
+  static activation clip(float lo, float hi) { return {activation_kind::clip, lo, hi}; }
+};
+
+/// An activation as node attributes spell it.
+struct spelled_activation {
+  std::string activation;  // "", "Relu" or "Clip"
+  float activation_min = -std::numeric_limits<float>::infinity();
+  float activation_max = std::numeric_limits<float>::infinity();
+  static constexpr auto fields = std::tuple{field{"activation", &spelled_activation::activation},
+                                            field{"activation_min", &spelled_activation::activation_min},
+                                            field{"activation_max", &spelled_activation::activation_max}};
+};
 
 struct Conv {
   static constexpr std::string_view domain = "onyx.fused", name = "Conv";
@@ -20,25 +47,28 @@ struct Conv {
   static constexpr arity inputs{2, 3}, outputs{1, 1};
   static constexpr dtype_set T = ops::Conv::T;
   struct attributes : detail::conv_attributes {
-    std::string activation;
-    float activation_min = -std::numeric_limits<float>::infinity();
-    float activation_max = std::numeric_limits<float>::infinity();
-    static constexpr auto fields = std::tuple{
-        field{"auto_pad", &attributes::auto_pad},
-        field{"dilations", &attributes::dilations},
-        field{"group", &attributes::group},
-        field{"kernel_shape", &attributes::kernel_shape},
-        field{"pads", &attributes::pads},
-        field{"strides", &attributes::strides},
-        field{"activation", &attributes::activation},
-        field{"activation_min", &attributes::activation_min},
-        field{"activation_max", &attributes::activation_max}};
+    fused::activation activation;
+    static constexpr auto fields =
+        std::tuple{field{"auto_pad", &attributes::auto_pad}, field{"dilations", &attributes::dilations},
+                   field{"group", &attributes::group},       field{"kernel_shape", &attributes::kernel_shape},
+                   field{"pads", &attributes::pads},         field{"strides", &attributes::strides}};
   };
-  static status infer(const attributes& a, infer_context& c) {
-    if (!a.activation.empty() && a.activation != "Relu" && a.activation != "Clip")
-      return c.fail("activation '" + a.activation + "' is not \"\", \"Relu\" or \"Clip\"");
-    return detail::conv_infer(a, c, T);
+
+  /// Conv's attributes by the field table, then the activation from
+  /// `activation`, `activation_min` and `activation_max`.
+  static result<attributes> parse(const std::vector<attribute>& given) {
+    ONYX_ASSIGN(attributes a, parse_attributes<attributes>(given));
+    ONYX_ASSIGN(spelled_activation s, parse_attributes<spelled_activation>(given));
+    if (s.activation == "Relu")
+      a.activation = activation::relu();
+    else if (s.activation == "Clip")
+      a.activation = activation::clip(s.activation_min, s.activation_max);
+    else if (!s.activation.empty())
+      return status(errc::invalid_model, "activation '" + s.activation + "' is not \"\", \"Relu\" or \"Clip\"");
+    return a;
   }
+
+  static status infer(const attributes& a, infer_context& c) { return detail::conv_infer(a, c, T); }
 };
 
 }  // namespace onyx::ops::fused

@@ -111,8 +111,17 @@ template <class B> inline constexpr backend_info backend_info_v{
 template <class Op, class... Bs> inline constexpr std::array<backend_kernels, sizeof...(Bs)> kernels_v{
     backend_kernels{&backend_info_v<Bs>, std::span<const kernel_entry>(entries_v<Op, Bs>)}...};
 
+/// An op's attributes by their field table, or by the op's own
+/// `static result<attributes> parse(...)` when a typed member (an enum) has no
+/// field type.
+template <class Op> result<typename Op::attributes> parse_typed(const std::vector<attribute>& a) {
+  if constexpr (requires { Op::parse(a); })
+    return Op::parse(a);
+  else
+    return parse_attributes<typename Op::attributes>(a);
+}
 template <class Op> result<std::shared_ptr<const void>> parse(const std::vector<attribute>& a) {
-  auto r = parse_attributes<typename Op::attributes>(a);
+  auto r = parse_typed<Op>(a);
   if (!r.ok()) return std::move(r).error();
   return std::shared_ptr<const void>(std::make_shared<typename Op::attributes>(std::move(r).value()));
 }
@@ -131,10 +140,20 @@ template <class Op> inline constexpr op_semantics semantics_v{&parse<Op>, &infer
                                                                  else return expand_fn{nullptr};
                                                                }()};
 
+/// Whether an op's outputs are a function of its inputs and attributes: true
+/// unless the op struct declares `static constexpr bool deterministic = false`
+/// (random generators), which constant folding then leaves alone.
+template <class Op> constexpr bool deterministic() {
+  if constexpr (requires { Op::deterministic; })
+    return Op::deterministic;
+  else
+    return true;
+}
+
 template <class Op>
 constexpr op_info make_op_info(const op_semantics& s, std::span<const backend_kernels> kernels) {
   return op_info{Op::domain, Op::name, Op::since,   Op::until, Op::inputs, Op::outputs,
-                 std::span<const ops::slot>(slots_v<Op>), s.parse, s.infer, s.expand, kernels};
+                 std::span<const ops::slot>(slots_v<Op>), s.parse, s.infer, s.expand, kernels, deterministic<Op>()};
 }
 
 /// What identifies an op to the loader: its name, domain and opset range.

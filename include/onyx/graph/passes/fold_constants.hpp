@@ -1,19 +1,20 @@
-// onyx/graph/passes/constant_folding.hpp: nodes whose outputs are known
+// onyx/graph/passes/fold_constants.hpp: nodes whose outputs are known
 // before any input arrives become constants.
 //
 // Inference already propagated small values; this pass also evaluates nodes
 // of any size whose inputs are all constant (the light models build every
 // weight with ConstantOfShape) and removes every node it could evaluate.
-// Nodes with subgraphs and random generators are never folded.
+// Nodes with subgraphs and ops whose outputs are random (op_info's
+// `deterministic` false, from the op struct) are never folded.
+// Tested in test/unit/fold_constants_test.cpp.
 #pragma once
 
 #include "onyx/graph/infer.hpp"
 
 namespace onyx::graph::passes {
 
-inline bool foldable(const node& n) {
-  return n.subgraphs.empty() && !n.op_type.starts_with("Random") && n.op_type != "Multinomial";
-}
+/// Whether evaluating `n` once stands for every run of it.
+inline bool foldable(const node& n) { return n.subgraphs.empty() && n.op && n.op->deterministic; }
 
 inline status fold_constants(graph& g, inferred& st, const evaluate_fn& evaluate) {
   std::vector<node> kept;
@@ -34,8 +35,10 @@ inline status fold_constants(graph& g, inferred& st, const evaluate_fn& evaluate
           known = true;
           for (std::size_t i = 0; i < n.outputs.size(); ++i)
             if (n.outputs[i] >= 0) {
-              if (i >= outs->size() || (*outs)[i].empty()) known = false;
-              else st.known[n.outputs[i]] = std::move((*outs)[i]);
+              if (i >= outs->size() || (*outs)[i].empty())
+                known = false;
+              else
+                st.known[n.outputs[i]] = std::move((*outs)[i]);
             }
         }
       }

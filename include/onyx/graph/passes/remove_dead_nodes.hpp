@@ -1,5 +1,6 @@
-// onyx/graph/passes/dead_nodes.hpp: removes nodes no graph output depends on,
-// and releases constants nothing reads any more.
+// onyx/graph/passes/remove_dead_nodes.hpp: removes nodes no graph output
+// depends on, and releases constants nothing reads any more.
+// Tested in test/unit/remove_dead_nodes_test.cpp.
 #pragma once
 
 #include "onyx/graph/infer.hpp"

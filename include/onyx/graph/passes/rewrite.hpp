@@ -1,0 +1,140 @@
+// onyx/graph/passes/rewrite.hpp: the vocabulary the optimization passes share.
+//
+//   match<ops::Conv>(node)      the node's typed attributes when it is that op
+//                               (domain, name and opset range), else null
+//   find_op<ops::Gemm>(table)   the table's op_info for an op struct, or null
+//   readers                     who reads each value (nodes, captures, outputs)
+//   replace_if_kernel           swaps in a new node when a backend runs it
+//   erase_marked, add_constant  node removal and new constant values
+//   constant accessors          a constant as per-channel values or a scalar
+//
+// A pass never matches an op by its name string nor re-reads raw attributes:
+// an op struct names the op, and its typed `attributes` are what the loader
+// parsed. Matching an op struct matches its latest semantics only (an older
+// `_vN` struct is a different op; normalize has up-converted those it can).
+// Tested in test/unit/rewrite_test.cpp.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "onyx/graph/infer.hpp"
+
+namespace onyx::graph::passes {
+
+/// Whether `info` is the op struct `Op` (same domain, name and opset range).
+template <class Op>
+bool is_op(const op_info& info) {
+  return info.domain == Op::domain && info.name == Op::name && info.since == Op::since && info.until == Op::until;
+}
+
+/// `Op`'s typed attributes when `n` is that op, else null. `Op` must be the
+/// struct of the op's latest semantics.
+template <class Op>
+const typename Op::attributes* match(const node& n) {
+  static_assert(Op::until == ops::latest, "passes match an op at its latest semantics, never a _vN struct");
+  if (!n.op || !n.attrs || !is_op<Op>(*n.op)) return nullptr;
+  return static_cast<const typename Op::attributes*>(n.attrs.get());
+}
+
+/// The op_info of `Op` in `ops`, or null when the table does not list it.
+template <class Op>
+const op_info* find_op(const op_table& ops) {
+  for (const auto& op : ops.ops)
+    if (is_op<Op>(op)) return &op;
+  return nullptr;
+}
+
+/// Readers of each value: nodes, subgraph captures and graph outputs; and,
+/// when a node is the single reader, its index.
+struct readers {
+  std::vector<int> count, only;
+
+  explicit readers(const graph& g) : count(g.values.size(), 0), only(g.values.size(), -1) {
+    for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+      for (int id : g.nodes[k].inputs)
+        if (id >= 0) ++count[id], only[id] = static_cast<int>(k);
+      for (const auto& sg : g.nodes[k].subgraphs)
+        for (int c : sg->captures)
+          if (int outer = g.find(sg->values[c].name); outer >= 0) ++count[outer], only[outer] = -1;
+    }
+    for (int id : g.outputs) ++count[id], only[id] = -1;
+  }
+  /// The node that alone reads `id`, or -1.
+  int sole(int id) const { return count[id] == 1 ? only[id] : -1; }
+};
+
+/// Puts `replacement` (its op, typed attributes, inputs and outputs set) in
+/// place of `at` when some backend has a kernel for its type signature;
+/// returns false, leaving `at` as it was, when none has.
+inline bool replace_if_kernel(node& at, node&& replacement, const inferred& st) {
+  const auto key = signature_of(replacement, st).key();
+  bool found = false;
+  for (const auto& bk : replacement.op->kernels) found = found || bk.find(key);
+  if (!found) return false;
+  at = std::move(replacement);
+  return true;
+}
+
+/// Drops the nodes marked in `removed` (one flag per node), keeping order.
+inline void erase_marked(graph& g, const std::vector<char>& removed) {
+  std::vector<node> kept;
+  for (std::size_t k = 0; k < g.nodes.size(); ++k)
+    if (!removed[k]) kept.push_back(std::move(g.nodes[k]));
+  g.nodes = std::move(kept);
+}
+
+/// A new constant value holding `t`.
+inline int add_constant(graph& g, inferred& st, std::string name, tensor t) {
+  value_type type{value_kind::tensor, t.type(), sym_shape(t.shape())};
+  int id = g.add_value(std::move(name), type);
+  g.values[id].constant = t;
+  st.types.push_back(type);
+  st.known.push_back(std::move(t));
+  return id;
+}
+
+/// The constant tensor of value `id`, or null (an omitted input, or not constant).
+inline const tensor* constant_of(const graph& g, int id) {
+  return id >= 0 && g.values[id].constant ? &*g.values[id].constant : nullptr;
+}
+
+/// Element `i` of a float32 or float64 tensor, as double.
+inline double element(const tensor& t, std::int64_t i) {
+  return t.type() == dtype::float32 ? t.data<float>()[i] : t.data<double>()[i];
+}
+
+/// The constant `id` as M per-channel values for an output of rank `rank`
+/// (channel axis 1), or empty when it is not constant, not of type `t`, or
+/// broadcasts along another axis. `t` is float32 or float64.
+inline std::vector<double> per_channel(const graph& g, int id, dtype t, std::size_t rank, std::int64_t M) {
+  const tensor* c = constant_of(g, id);
+  if (!c || c->type() != t || c->rank() > rank || c->size() < 1) return {};
+  for (std::size_t j = 0; j < c->rank(); ++j) {
+    const std::size_t axis = rank - c->rank() + j;
+    if (c->dim(j) != 1 && !(axis == 1 && c->dim(j) == M)) return {};
+  }
+  std::vector<double> v(static_cast<std::size_t>(M));
+  for (std::int64_t m = 0; m < M; ++m) v[m] = element(*c, c->size() == 1 ? 0 : m);
+  return v;
+}
+
+/// A rank-1 constant of M values of type `t` (float32 or float64), or empty.
+inline std::vector<double> vector_of(const graph& g, int id, dtype t, std::int64_t M) {
+  const tensor* c = constant_of(g, id);
+  if (!c || c->type() != t || c->rank() != 1 || c->dim(0) != M) return {};
+  std::vector<double> v(static_cast<std::size_t>(M));
+  for (std::int64_t m = 0; m < M; ++m) v[m] = element(*c, m);
+  return v;
+}
+
+/// A one-element float32 or float16 constant as float, or nullopt.
+inline std::optional<float> float_scalar_of(const graph& g, int id) {
+  const tensor* c = constant_of(g, id);
+  if (!c || c->size() != 1) return std::nullopt;
+  if (c->type() == dtype::float32) return c->data<float>()[0];
+  if (c->type() == dtype::float16) return to_float(c->data<float16_t>()[0]);
+  return std::nullopt;
+}
+
+}  // namespace onyx::graph::passes
