@@ -7,6 +7,7 @@
 #include "kernels/cpu/pool.hpp"
 #include "kernels/cpu/max_unpool.hpp"
 #include "kernels/cpu/normalization.hpp"
+#include "kernels/cpu/gemm.hpp"
 #include "kernels/cpu/mat_mul.hpp"
 #include "kernels/cpu/softmax.hpp"
 #include "kernels/cpu/conv_transpose.hpp"
