@@ -8,6 +8,7 @@
 #include "kernels/cpu/constant_of_shape.hpp"
 #include "kernels/cpu/conv.hpp"
 #include "kernels/cpu/flatten.hpp"
+#include "kernels/cpu/gemm.hpp"
 #include "kernels/cpu/mat_mul.hpp"
 #include "kernels/cpu/normalization.hpp"
 #include "kernels/cpu/pool.hpp"

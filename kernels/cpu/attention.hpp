@@ -15,7 +15,7 @@
 #include <limits>
 #include <vector>
 
-#include "kernels/cpu/gemm.hpp"
+#include "kernels/cpu/sgemm.hpp"
 #include "kernels/cpu/isa/isa.hpp"
 #include "onyx/ops/attention.hpp"
 #include "onyx/registry/kernel.hpp"

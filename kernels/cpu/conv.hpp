@@ -3,7 +3,7 @@
 // Algorithm: per image n and group g, Y_g (Mg x P) = W_g (Mg x K) * col (K x P)
 // with P the output positions and K = C/G * prod(kernel). col is the im2col
 // matrix (row (c, k1..kn), column p holds the input tap of position p, 0 in
-// the padding); the f32 product is the packed SGEMM of gemm.hpp with W_g
+// the padding); the f32 product is the packed SGEMM of sgemm.hpp with W_g
 // packed once at prepare time, bias and activation clamp in its epilogue.
 //   - 1x1, stride 1, no padding: col is X itself (C x P), no copy.
 //   - depthwise 2-D (C/G == 1 and M/G == 1): direct accumulation per channel,
@@ -12,6 +12,10 @@
 //     images x groups x tiles with a serial GEMM each; when there are fewer
 //     tasks than threads (small late layers at batch 1), the whole col is built
 //     and the GEMM itself runs on the pool.
+// The plan step computes the geometry and the split once per input shape and
+// asks for the scratch: one col tile per thread (or the whole col), and for
+// float16 the float32 copies of X, W, B and Y. W not packed at prepare time
+// (not constant) is read in place by the unpacked SGEMM.
 // float16 converts X, W and B to float32 and Y back; float64 runs the same
 // driver with a plain triple-loop product.
 #pragma once
@@ -22,11 +26,11 @@
 #include <limits>
 #include <vector>
 
-#include "kernels/cpu/gemm.hpp"
+#include "kernels/cpu/sgemm.hpp"
+#include "onyx/core/parallel.hpp"
 #include "onyx/ops/conv.hpp"
 #include "onyx/ops/fused/conv.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu {
 
@@ -180,11 +184,13 @@ void depthwise2d(const T* x, const T* w, const T* bias, T* y, const conv_geometr
 }
 
 /// Y (Mg x width, row stride ldc) = W_g * B (K x width, row stride ldb) + bias, clamped.
-/// f32: the packed SGEMM; f64: a plain product.
+/// f32: the packed SGEMM (W packed at prepare time, else read in place by the
+/// unpacked SGEMM); f64: a plain product.
 template <class T> struct group_gemm;
 
 template <> struct group_gemm<float> {
-  const std::vector<packed_a>& packed;
+  const std::vector<packed_a>* packed;  // null: W not packed
+  const float* w;
   const float* bias;
   float lo, hi;
   std::int64_t Mg, K;
@@ -197,7 +203,10 @@ template <> struct group_gemm<float> {
     }
     ep.min = lo;
     ep.max = hi;
-    sgemm_packed(false, Mg, width, K, 1.0f, packed[static_cast<std::size_t>(grp)], b, ldb, 0.0f, y, ldc, pool, ep);
+    if (packed)
+      sgemm_packed(false, Mg, width, K, 1.0f, (*packed)[static_cast<std::size_t>(grp)], b, ldb, 0.0f, y, ldc, pool, ep);
+    else
+      sgemm(false, false, Mg, width, K, 1.0f, w + grp * Mg * K, K, b, ldb, 0.0f, y, ldc, pool, ep);
   }
 };
 
@@ -222,43 +231,67 @@ template <> struct group_gemm<double> {
   }
 };
 
-/// The im2col + GEMM driver over images, groups and column tiles.
-template <class T, class Gemm>
-void conv_driver(const T* x, T* y, const conv_geometry& g, const Gemm& gemm, const thread_pool* pool) {
-  const std::int64_t threads = pool ? pool->size() : 1;
-  const std::int64_t x_group = g.Cg * g.in_size, y_group = g.Mg * g.P;
-  std::int64_t tile = std::max<std::int64_t>(64, (std::int64_t{32} << 10) / std::max<std::int64_t>(g.K, 1));
-  tile = std::min(tile / 16 * 16, g.P);
-  const std::int64_t tiles = (g.P + tile - 1) / tile;
-  const std::int64_t tasks = g.N * g.G * tiles;
+/// The driver's work split for one shape, chosen by `plan`.
+struct conv_split {
+  bool tiled = true;              // tasks over images x groups x column tiles, one col tile per thread
+  std::int64_t tile = 0;          // columns per tile
+  std::int64_t tiles = 0;         // tiles per (image, group)
+  std::int64_t tasks = 0;         // N * G * tiles
+  std::int64_t slots = 1;         // threads: one col tile each (tiled)
+  std::int64_t col_elements = 0;  // scratch for col, in elements of T (0 when pointwise)
+};
 
-  if (tasks >= threads || threads == 1) {
-    parallel_for(pool, tasks, 1, [&](std::int64_t b, std::int64_t e) {
-      std::vector<T> col(g.pointwise ? 0 : static_cast<std::size_t>(g.K * tile));
-      for (std::int64_t t = b; t < e; ++t) {
-        const std::int64_t ng = t / tiles, p0 = (t % tiles) * tile, p1 = std::min(p0 + tile, g.P);
-        const T* xg = x + ng * x_group;
-        T* yg = y + ng * y_group + p0;
-        if (g.pointwise) {
-          gemm(ng % g.G, xg + p0, g.P, p1 - p0, yg, g.P, nullptr);
-        } else {
-          im2col(xg, g, p0, p1, 0, g.K, col.data());
-          gemm(ng % g.G, col.data(), p1 - p0, p1 - p0, yg, g.P, nullptr);
+/// Tiles of about 32 Ki elements of col (128 KiB in f32) keep a tile of col
+/// in L2 while its GEMM runs; with fewer tasks than threads (small late
+/// layers at batch 1), the whole col is built and the GEMM runs on the pool.
+inline conv_split split_conv(const conv_geometry& g, std::int64_t threads) {
+  conv_split s;
+  std::int64_t tile = std::max<std::int64_t>(64, (std::int64_t{32} << 10) / std::max<std::int64_t>(g.K, 1));
+  s.tile = std::min(tile / 16 * 16, g.P);
+  s.tiles = s.tile > 0 ? (g.P + s.tile - 1) / s.tile : 0;
+  s.tasks = g.N * g.G * s.tiles;
+  s.tiled = s.tasks >= threads || threads == 1;
+  s.slots = s.tiled ? threads : 1;
+  if (!g.pointwise) s.col_elements = s.tiled ? s.slots * g.K * s.tile : g.K * g.P;
+  return s;
+}
+
+/// The im2col + GEMM driver over images, groups and column tiles; `col`
+/// holds split.col_elements elements of scratch.
+template <class T, class Gemm>
+void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp, T* col, const Gemm& gemm,
+                 const thread_pool* pool) {
+  const std::int64_t x_group = g.Cg * g.in_size, y_group = g.Mg * g.P;
+  const std::int64_t tile = sp.tile, tiles = sp.tiles, tasks = sp.tasks, slots = sp.slots;
+
+  if (sp.tiled) {
+    // One contiguous range of tasks per slot, as parallel_for would split them.
+    parallel_for(pool, slots, 1, [&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t slot = b; slot < e; ++slot) {
+        T* cs = col ? col + slot * g.K * tile : nullptr;
+        for (std::int64_t t = tasks * slot / slots; t < tasks * (slot + 1) / slots; ++t) {
+          const std::int64_t ng = t / tiles, p0 = (t % tiles) * tile, p1 = std::min(p0 + tile, g.P);
+          const T* xg = x + ng * x_group;
+          T* yg = y + ng * y_group + p0;
+          if (g.pointwise) {
+            gemm(ng % g.G, xg + p0, g.P, p1 - p0, yg, g.P, nullptr);
+          } else {
+            im2col(xg, g, p0, p1, 0, g.K, cs);
+            gemm(ng % g.G, cs, p1 - p0, p1 - p0, yg, g.P, nullptr);
+          }
         }
       }
     });
     return;
   }
   // Few large GEMMs: whole col per (image, group), im2col and GEMM on the pool.
-  std::vector<T> col(g.pointwise ? 0 : static_cast<std::size_t>(g.K * g.P));
   for (std::int64_t ng = 0; ng < g.N * g.G; ++ng) {
     const T* xg = x + ng * x_group;
     const T* b = xg;
     if (!g.pointwise) {
-      parallel_for(pool, g.K, 4, [&](std::int64_t r0, std::int64_t r1) {
-        im2col(xg, g, 0, g.P, r0, r1, col.data() + r0 * g.P);
-      });
-      b = col.data();
+      parallel_for(pool, g.K, 4,
+                   [&](std::int64_t r0, std::int64_t r1) { im2col(xg, g, 0, g.P, r0, r1, col + r0 * g.P); });
+      b = col;
     }
     gemm(ng % g.G, b, g.P, g.P, y + ng * y_group, g.P, pool);
   }
@@ -277,11 +310,10 @@ inline std::vector<packed_a> pack_groups(const float* w, std::int64_t G, std::in
   return packed;
 }
 
-inline std::vector<float> widen(const tensor& t) {
-  std::vector<float> v(static_cast<std::size_t>(t.size()));
+/// float16 to float32 into `out` (t.size() floats).
+inline void widen(const tensor& t, float* out) {
   const float16_t* p = t.data<float16_t>();
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = to_float(p[i]);
-  return v;
+  for (std::int64_t i = 0; i < t.size(); ++i) out[i] = to_float(p[i]);
 }
 
 template <dtype D>
@@ -297,7 +329,8 @@ result<conv_state> prepare(const ops::detail::conv_attributes& a, const prepare_
         if constexpr (D == dtype::float32) {
           s.packed = pack_groups(w->data<float>(), a.group, Mg, K);
         } else {
-          auto wf = widen(*w);
+          std::vector<float> wf(static_cast<std::size_t>(w->size()));
+          widen(*w, wf.data());
           s.packed = pack_groups(wf.data(), a.group, Mg, K);
         }
       }
@@ -306,12 +339,51 @@ result<conv_state> prepare(const ops::detail::conv_attributes& a, const prepare_
   return s;
 }
 
+/// What `plan` fixes per input shape: the geometry, the work split, whether
+/// the prepared W fits, and the scratch offsets (col; float16 copies).
+struct conv_plan {
+  conv_geometry g;
+  conv_split split;
+  bool prepacked = false;
+  std::size_t col = 0, x32 = 0, w32 = 0, b32 = 0, y32 = 0;  // scratch offsets
+};
+
 template <dtype D>
-status run(const ops::detail::conv_attributes& a, const kernel_call& c) {
+result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const plan_info_base& p) {
+  planned<conv_plan> r;
+  conv_plan& cp = r.plan;
+  const extents x = p.input_shape(0), w = p.input_shape(1);
+  ONYX_ASSIGN(cp.g, make_conv_geometry(a, x, w));
+  const conv_geometry& g = cp.g;
+  const std::int64_t threads = p.pool() ? p.pool()->size() : 1;
+  scratch_layout layout;
+  if (!g.depthwise2d) {
+    cp.split = split_conv(g, threads);
+    using T = std::conditional_t<D == dtype::float64, double, float>;
+    cp.col = layout.add<T>(cp.split.col_elements);
+  }
+  if constexpr (D != dtype::float64) {
+    const conv_state& s = p.state<conv_state>();
+    cp.prepacked = static_cast<std::int64_t>(s.packed.size()) == g.G && g.G > 0 && s.packed[0].rows() == g.Mg &&
+                   s.packed[0].cols() == g.K && s.packed[0].isa() == isa::active().isa;
+  }
+  if constexpr (D == dtype::float16) {
+    cp.x32 = layout.add<float>(element_count(x));
+    cp.w32 = layout.add<float>(element_count(w));
+    if (p.has_input(2)) cp.b32 = layout.add<float>(element_count(p.input_shape(2)));
+    cp.y32 = layout.add<float>(g.N * g.M * g.P);
+  }
+  r.scratch_bytes = layout.bytes;
+  return r;
+}
+
+template <dtype D>
+status run(const kernel_call& c) {
   const conv_state& s = c.state<conv_state>();
+  const conv_plan& cp = c.plan<conv_plan>();
+  const conv_geometry& g = cp.g;
   const tensor& x = c.input(0);
   const tensor& w = c.input(1);
-  ONYX_ASSIGN(auto g, make_conv_geometry(a, x.shape(), w.shape()));
   tensor& y = c.output(0);
   if (y.size() == 0 || g.K == 0) {
     if (y.size() != 0 && g.K == 0) return status(errc::invalid_argument, "Conv with an empty kernel");
@@ -327,12 +399,11 @@ status run(const ops::detail::conv_attributes& a, const kernel_call& c) {
     if (g.depthwise2d)
       depthwise2d(x.data<double>(), w.data<double>(), b, y.data<double>(), g, s.lo, s.hi, c.pool());
     else
-      conv_driver(x.data<double>(), y.data<double>(), g, group_gemm<double>{w.data<double>(), b, s.lo, s.hi, g.Mg, g.K},
-                  c.pool());
+      conv_driver(x.data<double>(), y.data<double>(), g, cp.split, c.scratch_at<double>(cp.col),
+                  group_gemm<double>{w.data<double>(), b, s.lo, s.hi, g.Mg, g.K}, c.pool());
     return ok();
   } else {
-    // float32 views of X, W, B, Y (copies for float16).
-    std::vector<float> xf, wf, bf, yf;
+    // float32 views of X, W, B, Y (float16: copies in the scratch).
     const float* xp;
     const float* wp;
     const float* bp = nullptr;
@@ -343,27 +414,27 @@ status run(const ops::detail::conv_attributes& a, const kernel_call& c) {
       if (has_bias) bp = c.input(2).data<float>();
       yp = y.data<float>();
     } else {
-      xf = widen(x);
-      wf = widen(w);
-      if (has_bias) bf = widen(c.input(2));
-      yf.resize(static_cast<std::size_t>(y.size()));
-      xp = xf.data();
-      wp = wf.data();
-      bp = has_bias ? bf.data() : nullptr;
-      yp = yf.data();
+      float* xf = c.scratch_at<float>(cp.x32);
+      float* wf = c.scratch_at<float>(cp.w32);
+      widen(x, xf);
+      widen(w, wf);
+      if (has_bias) {
+        float* bf = c.scratch_at<float>(cp.b32);
+        widen(c.input(2), bf);
+        bp = bf;
+      }
+      xp = xf;
+      wp = wf;
+      yp = c.scratch_at<float>(cp.y32);
     }
-    if (g.depthwise2d) {
+    if (g.depthwise2d)
       depthwise2d(xp, wp, bp, yp, g, s.lo, s.hi, c.pool());
-    } else {
-      std::vector<packed_a> local;
-      const bool prepacked = static_cast<std::int64_t>(s.packed.size()) == g.G && s.packed[0].rows() == g.Mg &&
-                             s.packed[0].cols() == g.K && s.packed[0].isa() == isa::active().isa;
-      if (!prepacked) local = pack_groups(wp, g.G, g.Mg, g.K);
-      conv_driver(xp, yp, g, group_gemm<float>{prepacked ? s.packed : local, bp, s.lo, s.hi, g.Mg, g.K}, c.pool());
-    }
+    else
+      conv_driver(xp, yp, g, cp.split, c.scratch_at<float>(cp.col),
+                  group_gemm<float>{cp.prepacked ? &s.packed : nullptr, wp, bp, s.lo, s.hi, g.Mg, g.K}, c.pool());
     if constexpr (D == dtype::float16) {
       float16_t* out = y.data<float16_t>();
-      for (std::size_t i = 0; i < yf.size(); ++i) out[i] = to_float16(yf[i]);
+      for (std::int64_t i = 0; i < y.size(); ++i) out[i] = to_float16(yp[i]);
     }
     return ok();
   }
@@ -382,8 +453,12 @@ template <> struct kernel<ops::Conv, cpu> {
     return kernels::cpu::conv_detail::prepare<S[0]>(p.attrs(), p, -std::numeric_limits<float>::infinity(),
                                                    std::numeric_limits<float>::infinity());
   }
+  template <ops::signature S>
+  static result<planned<kernels::cpu::conv_detail::conv_plan>> plan(const plan_info<ops::Conv>& p) {
+    return kernels::cpu::conv_detail::plan<S[0]>(p.attrs(), p);
+  }
   template <ops::signature S> static status run(const call<ops::Conv>& c) {
-    return kernels::cpu::conv_detail::run<S[0]>(c.attrs(), c);
+    return kernels::cpu::conv_detail::run<S[0]>(c);
   }
 };
 
@@ -394,8 +469,12 @@ template <> struct kernel<ops::fused::Conv, cpu> {
     const auto& a = p.attrs();
     return kernels::cpu::conv_detail::prepare<S[0]>(a, p, a.activation.min, a.activation.max);
   }
+  template <ops::signature S>
+  static result<planned<kernels::cpu::conv_detail::conv_plan>> plan(const plan_info<ops::fused::Conv>& p) {
+    return kernels::cpu::conv_detail::plan<S[0]>(p.attrs(), p);
+  }
   template <ops::signature S> static status run(const call<ops::fused::Conv>& c) {
-    return kernels::cpu::conv_detail::run<S[0]>(c.attrs(), c);
+    return kernels::cpu::conv_detail::run<S[0]>(c);
   }
 };
 

@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "kernels/cpu/gemm.hpp"
+#include "kernels/cpu/sgemm.hpp"
 #include "kernels/cpu/mat_mul.hpp"
 #include "onyx/ops/conv_transpose.hpp"
 #include "onyx/registry/kernel.hpp"

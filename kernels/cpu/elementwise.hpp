@@ -99,24 +99,33 @@ template <class Op, class F, dtype_set Types> struct variadic_kernel {
   template <ops::signature S> static status run(const call<Op>& c) {
     using T = storage_t<S[0]>;
     tensor& y = c.output(0);
-    std::vector<const tensor*> in;
-    for (int i = 0; i < c.input_count(); ++i)
-      if (c.has_input(i)) in.push_back(&c.input(i));
-    // y may share memory with a same-shape input (in-place planning); it must
-    // be consumed in the first pass, before y is written. F is commutative.
-    for (std::size_t i = 2; i < in.size(); ++i)
-      if (in[i]->raw() == y.raw()) std::swap(in[0], in[i]);
-    if (in.size() == 1) {
-      if (in[0]->shape() != y.shape())
-        return status(errc::invalid_argument, "output shape " + to_string(y.shape()) + " differs from the input's " +
-                                                  to_string(in[0]->shape()));
-      copy_elements(*in[0], y);
+    // The present inputs in order, except that the first one from the third
+    // on that aliases y (in-place planning) swaps places with the first: it
+    // must be consumed in the first pass, before y is written. F is
+    // commutative. Positions are counted, not listed: run allocates nothing.
+    auto present = [&](int k) -> const tensor& {  // the k-th present input
+      int i = 0;
+      for (int seen = 0;; ++i)
+        if (c.has_input(i) && seen++ == k) break;
+      return c.input(i);
+    };
+    int count = 0;
+    for (int i = 0; i < c.input_count(); ++i) count += c.has_input(i) ? 1 : 0;
+    int alias = -1;
+    for (int k = 2; k < count && alias < 0; ++k)
+      if (present(k).raw() == y.raw()) alias = k;
+    auto in = [&](int k) -> const tensor& { return present(alias < 0 ? k : k == 0 ? alias : k == alias ? 0 : k); };
+    if (count == 1) {
+      if (in(0).shape() != y.shape())
+        return status(errc::invalid_argument,
+                      "output shape " + to_string(y.shape()) + " differs from the input's " + to_string(in(0).shape()));
+      copy_elements(in(0), y);
     } else {
-      ONYX_TRY((broadcast_binary<T, T, T>(*in[0], *in[1], y, F{}, c.pool())));
-      for (std::size_t i = 2; i < in.size(); ++i) ONYX_TRY(accumulate_broadcast<T>(y, *in[i], F{}, c.pool()));
+      ONYX_TRY((broadcast_binary<T, T, T>(in(0), in(1), y, F{}, c.pool())));
+      for (int k = 2; k < count; ++k) ONYX_TRY(accumulate_broadcast<T>(y, in(k), F{}, c.pool()));
     }
     if constexpr (requires(T* p) { F::finish(p, std::int64_t{}, 0, c.pool()); })
-      F::finish(y.data<T>(), y.size(), static_cast<int>(in.size()), c.pool());
+      F::finish(y.data<T>(), y.size(), count, c.pool());
     return ok();
   }
 };

@@ -1,119 +1,173 @@
-// kernels/cpu/gemm.hpp: single-precision GEMM for the CPU backend.
+// kernels/cpu/gemm.hpp: Gemm on the CPU.
 //
-//   C = clamp(alpha * op(A) * op(B) + beta * C + bias, ep.min, ep.max)
-//
-// Row-major, op(X) = X or X^T. op(A) is M x K, op(B) is K x N, C is M x N.
-// Any M, N, K >= 0; K == 0 gives C = beta * C + bias (clamped). beta == 0
-// never reads C, so C may start as garbage (NaN included).
-//
-// Algorithm (Goto/BLIS): C is cut into blocks of NC columns and MC rows, K
-// into slices of KC; each slice of A and B is packed into panels of the
-// micro-kernel's mr rows / nr columns (zero-padded), and the ISA micro-kernel
-// (isa::table::f32_gemm) computes one mr x nr tile from them, applying beta,
-// bias and clamp when it writes the tile. With a pool, the tiles of C are
-// split over threads along the longer dimension in whole tiles, so the result
-// is bit-identical for any thread count.
-//
-// Weights: pack_b / pack_a pack an operand once (at prepare time) for the
-// level active then; sgemm_packed uses it without repacking. A Conv computes
-// W[Cout x K] * im2col[K x HW] with its weights as a packed_a and a per_row
-// bias; a MatMul or Gemm with constant B uses a packed_b and a per_col bias.
-//
-// The trailing `kernels` argument picks the ISA level (tests run them all);
-// a packed operand must be used with the level it was packed for (asserted).
+// Y = alpha * op(A) * op(B) + beta * C, C broadcast to M x N. float32 runs
+// the SGEMM of kernels/cpu/sgemm.hpp (B packed once at prepare time when it
+// is constant, see kernels/cpu/mat_mul.hpp); beta * C goes into the
+// epilogue as a per-row or per-column bias when C is a column or a row, and
+// is copied into Y (the SGEMM's beta then scales it) when it is a matrix.
+// The plan step checks the shapes once per signature and asks for the bias
+// vector and, for float16, the float32 copies of A, B, C and Y as scratch.
+// float64 and the integer types use a plain triple loop.
 #pragma once
 
-#include <cmath>
-#include <cstdint>
-#include <cstdlib>
-#include <memory>
+#include <algorithm>
 
-#include "kernels/cpu/isa/isa.hpp"
-#include "onyx/core/thread_pool.hpp"
+#include "kernels/cpu/mat_mul.hpp"
+#include "kernels/cpu/sgemm.hpp"
+#include "onyx/ops/gemm.hpp"
+#include "onyx/registry/kernel.hpp"
 
-namespace onyx::kernels::cpu {
+namespace onyx::kernels::cpu::gemm_detail {
 
-/// What is applied to each element of C after the product: a bias, then a
-/// clamp (Relu: min = 0; Clip: min, max). Lets Conv/Gemm + bias + activation fuse.
-struct gemm_epilogue {
-  enum class bias_kind { none, per_row, per_col };
-  const float* bias = nullptr;  // M floats (per_row) or N floats (per_col)
-  bias_kind kind = bias_kind::none;
-  float min = -INFINITY, max = INFINITY;
+using matmul_detail::narrow;
+using matmul_detail::packed_state;
+using matmul_detail::plain_gemm;
+using matmul_detail::usable;
+using matmul_detail::widen;
+
+/// What `plan` fixes per shape: the problem sizes, C's broadcast, whether
+/// the prepared B fits, and the scratch offsets.
+struct gemm_plan {
+  std::int64_t M = 0, N = 0, K = 0;
+  std::int64_t cm = 1, cn = 1;  // C right-aligned to M x N: each 1 or the full extent
+  bool has_c = false;
+  bool packed = false;
+  std::size_t bias = 0, a32 = 0, b32 = 0, c32 = 0, y32 = 0;  // scratch offsets
 };
 
-/// C = op(A) * op(B) as described above. `pool` may be null (serial).
-void sgemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K,
-           float alpha, const float* A, std::int64_t lda, const float* B, std::int64_t ldb,
-           float beta, float* C, std::int64_t ldc, const thread_pool* pool,
-           const gemm_epilogue& ep = {}, const isa::table& kernels = isa::active());
+template <dtype D>
+result<planned<gemm_plan>> plan(const plan_info<ops::Gemm>& p) {
+  const auto& at = p.attrs();
+  const extents a = p.input_shape(0), b = p.input_shape(1);
+  const bool ta = at.transA != 0, tb = at.transB != 0;
+  if (a.size() != 2 || b.size() != 2) return status(errc::invalid_argument, "Gemm needs 2-D A and B");
+  planned<gemm_plan> r;
+  gemm_plan& g = r.plan;
+  g.M = ta ? a[1] : a[0];
+  g.K = ta ? a[0] : a[1];
+  g.N = tb ? b[0] : b[1];
+  if ((tb ? b[1] : b[0]) != g.K)
+    return status(errc::invalid_argument,
+                  "Gemm: op(A) and op(B) disagree on K: A " + to_string(a) + ", B " + to_string(b));
+  g.has_c = p.has_input(2) && at.beta != 0.0f;
+  if (g.has_c) {
+    const extents cs = p.input_shape(2);
+    if (cs.size() > 2) return status(errc::invalid_argument, "Gemm: C has rank > 2");
+    if (cs.size() >= 1) g.cn = cs.back();
+    if (cs.size() == 2) g.cm = cs[0];
+    if ((g.cm != 1 && g.cm != g.M) || (g.cn != 1 && g.cn != g.N))
+      return status(errc::invalid_argument, "Gemm: C " + to_string(cs) + " does not broadcast to " +
+                                                std::to_string(g.M) + "x" + std::to_string(g.N));
+  }
+  if (p.state_) g.packed = usable(p.state<packed_state>().b, g.K, g.N);
+  if constexpr (D == dtype::float32 || D == dtype::float16) {
+    scratch_layout layout;
+    if (g.has_c && !(g.cm == g.M && g.cn == g.N && g.M > 1 && g.N > 1))
+      g.bias = layout.add<float>(g.cm == g.M && g.M > 1 ? g.M : g.N);
+    if constexpr (D == dtype::float16) {
+      g.a32 = layout.add<float>(element_count(a));
+      g.b32 = layout.add<float>(element_count(b));
+      if (g.has_c) g.c32 = layout.add<float>(element_count(p.input_shape(2)));
+      g.y32 = layout.add<float>(g.M * g.N);
+    }
+    r.scratch_bytes = layout.bytes;
+  }
+  return r;
+}
 
-namespace detail {
-struct free_deleter {
-  void operator()(float* p) const { std::free(p); }
+template <dtype D>
+status run(const call<ops::Gemm>& c) {
+  const auto& at = c.attrs();
+  const gemm_plan& g = c.plan<gemm_plan>();
+  const tensor& a = c.input(0);
+  const tensor& b = c.input(1);
+  tensor& y = c.output(0);
+  const bool ta = at.transA != 0, tb = at.transB != 0;
+  const std::int64_t M = g.M, N = g.N, K = g.K, cm = g.cm, cn = g.cn;
+  const bool has_c = g.has_c;
+  if (M * N == 0) return ok();
+
+  using S = std::conditional_t<D == dtype::float16, float, storage_t<D>>;
+  const S* ap;
+  const S* bp;
+  const S* cp = nullptr;
+  S* yp;
+  if constexpr (D == dtype::float16) {
+    float* af = c.scratch_at<float>(g.a32);
+    float* bf = c.scratch_at<float>(g.b32);
+    widen(a, af);
+    widen(b, bf);
+    if (has_c) {
+      float* cf = c.scratch_at<float>(g.c32);
+      widen(c.input(2), cf);
+      cp = cf;
+    }
+    ap = af, bp = bf, yp = c.scratch_at<float>(g.y32);
+  } else {
+    ap = a.data<S>(), bp = b.data<S>(), yp = y.data<S>();
+    if (has_c) cp = c.input(2).data<S>();
+  }
+
+  if constexpr (std::is_same_v<S, float>) {
+    gemm_epilogue ep;
+    float beta = 0.0f;
+    if (has_c) {
+      if (cm == M && cn == N && M > 1 && N > 1) {
+        std::copy_n(cp, M * N, yp);
+        beta = at.beta;
+      } else if (cm == M && M > 1) {
+        float* bias = c.scratch_at<float>(g.bias);
+        for (std::int64_t i = 0; i < M; ++i) bias[i] = at.beta * cp[i];
+        ep.bias = bias;
+        ep.kind = gemm_epilogue::bias_kind::per_row;
+      } else {
+        float* bias = c.scratch_at<float>(g.bias);
+        for (std::int64_t j = 0; j < N; ++j) bias[j] = at.beta * cp[cn == 1 ? 0 : j];
+        ep.bias = bias;
+        ep.kind = gemm_epilogue::bias_kind::per_col;
+      }
+    }
+    if (g.packed)
+      sgemm_packed(ta, M, N, K, at.alpha, ap, a.dim(1), c.state<packed_state>().b, beta, yp, N, c.pool(), ep);
+    else
+      sgemm(ta, tb, M, N, K, at.alpha, ap, a.dim(1), bp, b.dim(1), beta, yp, N, c.pool(), ep);
+  } else {
+    plain_gemm<S>(ta, tb, M, N, K, ap, a.dim(1), bp, b.dim(1), yp, N);
+    const bool scale = at.alpha != 1.0f;
+    for (std::int64_t i = 0; i < M; ++i)
+      for (std::int64_t j = 0; j < N; ++j) {
+        S& v = yp[i * N + j];
+        if (scale) v = static_cast<S>(static_cast<double>(at.alpha) * static_cast<double>(v));
+        if (has_c) {
+          const S cv = cp[(cm == 1 ? 0 : i) * cn + (cn == 1 ? 0 : j)];
+          v += at.beta == 1.0f ? cv : static_cast<S>(static_cast<double>(at.beta) * static_cast<double>(cv));
+        }
+      }
+  }
+  if constexpr (D == dtype::float16) narrow(yp, y);
+  return ok();
+}
+
+}  // namespace onyx::kernels::cpu::gemm_detail
+
+namespace onyx {
+
+template <>
+struct kernel<ops::Gemm, cpu> {
+  static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64 | dtypes::i32 | dtypes::i64};
+  using state = kernels::cpu::matmul_detail::packed_state;
+  template <ops::signature S>
+  static result<state> prepare(const prepare_info<ops::Gemm>& p) {
+    return kernels::cpu::matmul_detail::prepare_b<S[0]>(p, p.attrs().transB != 0);
+  }
+  template <ops::signature S>
+  static result<planned<kernels::cpu::gemm_detail::gemm_plan>> plan(const plan_info<ops::Gemm>& p) {
+    return kernels::cpu::gemm_detail::plan<S[0]>(p);
+  }
+  template <ops::signature S>
+  static status run(const call<ops::Gemm>& c) {
+    return kernels::cpu::gemm_detail::run<S[0]>(c);
+  }
 };
-/// An operand packed into full-K panels of `width` rows (A) or columns (B):
-/// panel p holds K steps of `width` floats, zero-padded past the matrix edge.
-class packed_panels {
- public:
-  bool empty() const { return !data_; }
-  std::int64_t rows() const { return rows_; }
-  std::int64_t cols() const { return cols_; }
-  /// The ISA level whose micro-kernel tile this layout matches.
-  isa::level isa() const { return isa_; }
-  const float* data() const { return data_.get(); }
 
- protected:
-  packed_panels() = default;
-  packed_panels(std::int64_t rows, std::int64_t cols, std::int64_t panels, std::int64_t depth,
-                int width, isa::level level);
-  float* mutable_data() { return data_.get(); }
-
- private:
-  std::unique_ptr<float[], free_deleter> data_;  // 64-byte aligned
-  std::int64_t rows_ = 0, cols_ = 0;
-  isa::level isa_ = isa::level::scalar;
-};
-}  // namespace detail
-
-/// op(A) (M x K) packed for the micro-kernel; owning, movable.
-class packed_a : public detail::packed_panels {
- public:
-  packed_a() = default;
-
- private:
-  friend packed_a pack_a(bool, std::int64_t, std::int64_t, const float*, std::int64_t,
-                         const isa::table&);
-  using packed_panels::packed_panels;
-};
-
-/// op(B) (K x N) packed for the micro-kernel; owning, movable.
-class packed_b : public detail::packed_panels {
- public:
-  packed_b() = default;
-
- private:
-  friend packed_b pack_b(bool, std::int64_t, std::int64_t, const float*, std::int64_t,
-                         const isa::table&);
-  using packed_panels::packed_panels;
-};
-
-/// Packs op(A), M x K. Costs M*K floats rounded up to whole panels.
-packed_a pack_a(bool trans_a, std::int64_t M, std::int64_t K, const float* A, std::int64_t lda,
-                const isa::table& kernels = isa::active());
-/// Packs op(B), K x N.
-packed_b pack_b(bool trans_b, std::int64_t K, std::int64_t N, const float* B, std::int64_t ldb,
-                const isa::table& kernels = isa::active());
-
-/// sgemm with B prepacked (B.rows() == K, B.cols() == N).
-void sgemm_packed(bool trans_a, std::int64_t M, std::int64_t N, std::int64_t K, float alpha,
-                  const float* A, std::int64_t lda, const packed_b& B, float beta, float* C,
-                  std::int64_t ldc, const thread_pool* pool, const gemm_epilogue& ep = {},
-                  const isa::table& kernels = isa::active());
-/// sgemm with A prepacked (A.rows() == M, A.cols() == K).
-void sgemm_packed(bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, float alpha,
-                  const packed_a& A, const float* B, std::int64_t ldb, float beta, float* C,
-                  std::int64_t ldc, const thread_pool* pool, const gemm_epilogue& ep = {},
-                  const isa::table& kernels = isa::active());
-
-}  // namespace onyx::kernels::cpu
+}  // namespace onyx

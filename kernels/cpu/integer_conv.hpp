@@ -9,7 +9,7 @@
 #include <cmath>
 #include <vector>
 
-#include "kernels/cpu/integer_mat_mul.hpp"
+#include "kernels/cpu/mat_mul_integer.hpp"
 #include "onyx/ops/conv_integer.hpp"
 #include "onyx/ops/qlinear_conv.hpp"
 

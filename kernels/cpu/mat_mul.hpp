@@ -1,24 +1,23 @@
 // kernels/cpu/mat_mul.hpp: MatMul and Gemm on the CPU (Gemm's kernel lives
-// here because kernels/cpu/gemm.hpp is the SGEMM both use).
+// here because kernels/cpu/sgemm.hpp is the SGEMM both use).
 //
 // float32 runs the packed SGEMM; a constant 2-D B is packed once at prepare
 // time. MatMul with a shared B (B of rank <= 2) folds A's batch into M, one
 // GEMM; with batched B, the batches are split over the pool when there are
 // at least as many as threads (attention heads), else each GEMM uses the
-// pool itself. Gemm folds beta * C into the epilogue when C is a row or a
-// column vector and copies it into Y (beta then scales it) when it is a
-// matrix. float16 converts to float32 and back; float64 and the integer
-// types use a plain i-k-j triple loop.
+// pool itself. The plan step computes the batch offsets once per shape and
+// asks for the float32 copies of float16 operands as scratch. float16
+// converts to float32 and back; float64 and the integer types use a plain
+// i-k-j triple loop.
 #pragma once
 
 #include <algorithm>
 #include <vector>
 
-#include "kernels/cpu/gemm.hpp"
-#include "onyx/ops/gemm.hpp"
+#include "kernels/cpu/sgemm.hpp"
+#include "onyx/core/parallel.hpp"
 #include "onyx/ops/mat_mul.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu::matmul_detail {
 
@@ -39,15 +38,14 @@ void plain_gemm(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t K
   }
 }
 
-inline std::vector<float> widen(const tensor& t) {
-  std::vector<float> v(static_cast<std::size_t>(t.size()));
+/// float16 to float32 into `out` (t.size() floats), and back.
+inline void widen(const tensor& t, float* out) {
   const float16_t* p = t.data<float16_t>();
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = to_float(p[i]);
-  return v;
+  for (std::int64_t i = 0; i < t.size(); ++i) out[i] = to_float(p[i]);
 }
-inline void narrow(const std::vector<float>& v, tensor& t) {
+inline void narrow(const float* v, tensor& t) {
   float16_t* p = t.data<float16_t>();
-  for (std::size_t i = 0; i < v.size(); ++i) p[i] = to_float16(v[i]);
+  for (std::int64_t i = 0; i < t.size(); ++i) p[i] = to_float16(v[i]);
 }
 
 /// What prepare keeps: B packed for the SGEMM when it is a constant matrix.
@@ -149,26 +147,50 @@ template <class T> status matmul_typed(const T* a, const T* b, T* y, const matmu
   return ok();
 }
 
+/// What `plan` fixes per shape: the geometry, whether the prepared B fits,
+/// and the scratch offsets of the float32 copies (float16).
+struct matmul_plan {
+  matmul_shape s;
+  bool packed = false;
+  std::size_t a32 = 0, b32 = 0, y32 = 0;
+};
+
+template <dtype D>
+result<planned<matmul_plan>> plan_matmul(const plan_info_base& p) {
+  planned<matmul_plan> r;
+  const extents a = p.input_shape(0), b = p.input_shape(1);
+  ONYX_ASSIGN(r.plan.s, matmul_geometry(a, b));
+  const matmul_shape& s = r.plan.s;
+  if (p.state_ && s.shared_b && b.size() == 2) r.plan.packed = usable(p.state<packed_state>().b, s.K, s.N);
+  if constexpr (D == dtype::float16) {
+    scratch_layout layout;
+    r.plan.a32 = layout.add<float>(element_count(a));
+    r.plan.b32 = layout.add<float>(element_count(b));
+    r.plan.y32 = layout.add<float>(s.batches * s.M * s.N);
+    r.scratch_bytes = layout.bytes;
+  }
+  return r;
+}
+
 template <dtype D> status matmul(const kernel_call& c) {
+  const matmul_plan& mp = c.plan<matmul_plan>();
   const tensor& a = c.input(0);
   const tensor& b = c.input(1);
   tensor& y = c.output(0);
-  ONYX_ASSIGN(auto s, matmul_geometry(a.shape(), b.shape()));
   if (y.size() == 0) return ok();
-  const packed_b* packed = nullptr;
-  if (c.state_ && s.shared_b && b.rank() == 2) {
-    const auto& st = c.state<packed_state>();
-    if (usable(st.b, s.K, s.N)) packed = &st.b;
-  }
+  const packed_b* packed = mp.packed ? &c.state<packed_state>().b : nullptr;
   if constexpr (D == dtype::float16) {
-    auto af = widen(a), bf = widen(b);
-    std::vector<float> yf(static_cast<std::size_t>(y.size()));
-    ONYX_TRY(matmul_typed<float>(af.data(), bf.data(), yf.data(), s, packed, c.pool()));
+    float* af = c.scratch_at<float>(mp.a32);
+    float* bf = c.scratch_at<float>(mp.b32);
+    float* yf = c.scratch_at<float>(mp.y32);
+    widen(a, af);
+    widen(b, bf);
+    ONYX_TRY(matmul_typed<float>(af, bf, yf, mp.s, packed, c.pool()));
     narrow(yf, y);
     return ok();
   } else {
     using T = storage_t<D>;
-    return matmul_typed<T>(a.data<T>(), b.data<T>(), y.data<T>(), s, packed, c.pool());
+    return matmul_typed<T>(a.data<T>(), b.data<T>(), y.data<T>(), mp.s, packed, c.pool());
   }
 }
 
@@ -181,97 +203,13 @@ template <dtype D> result<packed_state> prepare_b(const prepare_info_base& p, bo
       if constexpr (D == dtype::float32) {
         s.b = pack_b(trans_b, K, N, b->data<float>(), b->dim(1));
       } else {
-        auto bf = widen(*b);
+        std::vector<float> bf(static_cast<std::size_t>(b->size()));
+        widen(*b, bf.data());
         s.b = pack_b(trans_b, K, N, bf.data(), b->dim(1));
       }
     }
   }
   return s;
-}
-
-// --- Gemm --------------------------------------------------------------------
-
-template <dtype D> status gemm_op(const call<ops::Gemm>& c) {
-  const auto& at = c.attrs();
-  const tensor& a = c.input(0);
-  const tensor& b = c.input(1);
-  tensor& y = c.output(0);
-  const bool ta = at.transA != 0, tb = at.transB != 0;
-  if (a.rank() != 2 || b.rank() != 2) return status(errc::invalid_argument, "Gemm needs 2-D A and B");
-  const std::int64_t M = ta ? a.dim(1) : a.dim(0), K = ta ? a.dim(0) : a.dim(1), N = tb ? b.dim(0) : b.dim(1);
-  if ((tb ? b.dim(1) : b.dim(0)) != K)
-    return status(errc::invalid_argument, "Gemm: op(A) and op(B) disagree on K: A " + to_string(a.shape()) + ", B " +
-                                              to_string(b.shape()));
-  // C's shape, right-aligned to M x N: cm x cn with each 1 or the full extent.
-  const bool has_c = c.has_input(2) && at.beta != 0.0f;
-  std::int64_t cm = 1, cn = 1;
-  if (has_c) {
-    const extents& cs = c.input(2).shape();
-    if (cs.size() > 2) return status(errc::invalid_argument, "Gemm: C has rank > 2");
-    if (cs.size() >= 1) cn = cs.back();
-    if (cs.size() == 2) cm = cs[0];
-    if ((cm != 1 && cm != M) || (cn != 1 && cn != N))
-      return status(errc::invalid_argument, "Gemm: C " + to_string(cs) + " does not broadcast to " +
-                                                std::to_string(M) + "x" + std::to_string(N));
-  }
-  if (M * N == 0) return ok();
-
-  using S = std::conditional_t<D == dtype::float16, float, storage_t<D>>;
-  std::vector<float> af, bf, cf, yf;
-  const S* ap;
-  const S* bp;
-  const S* cp = nullptr;
-  S* yp;
-  if constexpr (D == dtype::float16) {
-    af = widen(a), bf = widen(b);
-    if (has_c) cf = widen(c.input(2));
-    yf.resize(static_cast<std::size_t>(M * N));
-    ap = af.data(), bp = bf.data(), cp = has_c ? cf.data() : nullptr, yp = yf.data();
-  } else {
-    ap = a.data<S>(), bp = b.data<S>(), yp = y.data<S>();
-    if (has_c) cp = c.input(2).data<S>();
-  }
-
-  if constexpr (std::is_same_v<S, float>) {
-    gemm_epilogue ep;
-    std::vector<float> bias;
-    float beta = 0.0f;
-    if (has_c) {
-      if (cm == M && cn == N && M > 1 && N > 1) {
-        std::copy_n(cp, M * N, yp);
-        beta = at.beta;
-      } else if (cm == M && M > 1) {
-        bias.resize(static_cast<std::size_t>(M));
-        for (std::int64_t i = 0; i < M; ++i) bias[i] = at.beta * cp[i];
-        ep.kind = gemm_epilogue::bias_kind::per_row;
-      } else {
-        bias.resize(static_cast<std::size_t>(N));
-        for (std::int64_t j = 0; j < N; ++j) bias[j] = at.beta * cp[cn == 1 ? 0 : j];
-        ep.kind = gemm_epilogue::bias_kind::per_col;
-      }
-      ep.bias = bias.empty() ? nullptr : bias.data();
-      if (!ep.bias) ep.kind = gemm_epilogue::bias_kind::none;
-    }
-    const packed_state* st = c.state_ ? &c.state<packed_state>() : nullptr;
-    if (st && usable(st->b, K, N))
-      sgemm_packed(ta, M, N, K, at.alpha, ap, a.dim(1), st->b, beta, yp, N, c.pool(), ep);
-    else
-      sgemm(ta, tb, M, N, K, at.alpha, ap, a.dim(1), bp, b.dim(1), beta, yp, N, c.pool(), ep);
-  } else {
-    plain_gemm<S>(ta, tb, M, N, K, ap, a.dim(1), bp, b.dim(1), yp, N);
-    const bool scale = at.alpha != 1.0f;
-    for (std::int64_t i = 0; i < M; ++i)
-      for (std::int64_t j = 0; j < N; ++j) {
-        S& v = yp[i * N + j];
-        if (scale) v = static_cast<S>(static_cast<double>(at.alpha) * static_cast<double>(v));
-        if (has_c) {
-          const S cv = cp[(cm == 1 ? 0 : i) * cn + (cn == 1 ? 0 : j)];
-          v += at.beta == 1.0f ? cv : static_cast<S>(static_cast<double>(at.beta) * static_cast<double>(cv));
-        }
-      }
-  }
-  if constexpr (D == dtype::float16) narrow(yf, y);
-  return ok();
 }
 
 }  // namespace onyx::kernels::cpu::matmul_detail
@@ -285,19 +223,12 @@ template <> struct kernel<ops::MatMul, cpu> {
   template <ops::signature S> static result<state> prepare(const prepare_info<ops::MatMul>& p) {
     return kernels::cpu::matmul_detail::prepare_b<S[0]>(p, false);
   }
+  template <ops::signature S>
+  static result<planned<kernels::cpu::matmul_detail::matmul_plan>> plan(const plan_info<ops::MatMul>& p) {
+    return kernels::cpu::matmul_detail::plan_matmul<S[0]>(p);
+  }
   template <ops::signature S> static status run(const call<ops::MatMul>& c) {
     return kernels::cpu::matmul_detail::matmul<S[0]>(c);
-  }
-};
-
-template <> struct kernel<ops::Gemm, cpu> {
-  static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64 | dtypes::i32 | dtypes::i64};
-  using state = kernels::cpu::matmul_detail::packed_state;
-  template <ops::signature S> static result<state> prepare(const prepare_info<ops::Gemm>& p) {
-    return kernels::cpu::matmul_detail::prepare_b<S[0]>(p, p.attrs().transB != 0);
-  }
-  template <ops::signature S> static status run(const call<ops::Gemm>& c) {
-    return kernels::cpu::matmul_detail::gemm_op<S[0]>(c);
   }
 };
 

@@ -15,7 +15,7 @@
 #include "kernels/cpu/einsum.hpp"
 #include "kernels/cpu/grid_sample.hpp"
 #include "kernels/cpu/integer_conv.hpp"
-#include "kernels/cpu/integer_mat_mul.hpp"
+#include "kernels/cpu/mat_mul_integer.hpp"
 #include "kernels/cpu/mel_weight_matrix.hpp"
 #include "kernels/cpu/non_max_suppression.hpp"
 #include "kernels/cpu/quantize.hpp"

@@ -7,6 +7,7 @@
 #include "kernels/cpu/conv.hpp"
 #include "kernels/cpu/conv_transpose.hpp"
 #include "kernels/cpu/deform_conv.hpp"
+#include "kernels/cpu/gemm.hpp"
 #include "kernels/cpu/mat_mul.hpp"
 #include "kernels/cpu/max_unpool.hpp"
 #include "kernels/cpu/normalization.hpp"

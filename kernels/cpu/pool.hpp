@@ -2,10 +2,11 @@
 //
 // Windowed pools: per axis and output index, the taps that land inside X
 // ([j0, j1)) and, for count_include_pad, inside the explicitly padded extent
-// are precomputed once per run; each output then walks its in-bounds taps
+// are precomputed once per input shape by the plan step; each output then walks its in-bounds taps
 // with an odometer, so padding is never read; two spatial axes without
 // Indices take a separable path (rows, then columns). Planes (n, c) are split
-// over the pool. float16 accumulates in float, like float32; float64 in double.
+// over the pool; the separable path's row buffers (one per thread) are the
+// plan's scratch. float16 accumulates in float, like float32; float64 in double.
 #pragma once
 
 #include <algorithm>
@@ -46,16 +47,15 @@ template <class A, kind K> constexpr A initial() {
 /// that row. Max skips NaN, as ORT's does.
 template <class T, kind K>
 void separable_2d(const T* xs, T* ys, const std::vector<axis_taps>& taps,
-                  const std::vector<ops::detail::window_axis>& axes, bool include_pad, std::vector<acc_t<T>>& row) {
+                  const std::vector<ops::detail::window_axis>& axes, bool include_pad, acc_t<T>* row) {
   using A = acc_t<T>;
   const auto &ah = axes[0], &aw = axes[1];
-  row.resize(static_cast<std::size_t>(aw.in));
   for (std::int64_t oh = 0; oh < ah.out; ++oh) {
     const std::int64_t h0 = taps[0].j0[oh], h1 = taps[0].j1[oh];
-    std::fill(row.begin(), row.end(), initial<A, K>());
+    std::fill_n(row, aw.in, initial<A, K>());
     for (std::int64_t kh = h0; kh < h1; ++kh) {
       const T* xr = xs + (oh * ah.stride - ah.pad_begin + kh * ah.dilation) * aw.in;
-      A* r = row.data();
+      A* r = row;
       for (std::int64_t w = 0; w < aw.in; ++w) {
         const A v = static_cast<A>(load(xr[w]));
         if constexpr (K == kind::max) r[w] = v > r[w] ? v : r[w];
@@ -67,7 +67,7 @@ void separable_2d(const T* xs, T* ys, const std::vector<axis_taps>& taps,
       const std::int64_t w0 = taps[1].j0[ow], w1 = taps[1].j1[ow], base = ow * aw.stride - aw.pad_begin;
       A acc = initial<A, K>();
       for (std::int64_t kw = w0; kw < w1; ++kw) {
-        const A v = row[static_cast<std::size_t>(base + kw * aw.dilation)];
+        const A v = row[base + kw * aw.dilation];
         if constexpr (K == kind::max) acc = v > acc ? v : acc;
         else acc += v;
       }
@@ -80,19 +80,33 @@ void separable_2d(const T* xs, T* ys, const std::vector<axis_taps>& taps,
   }
 }
 
-template <class T, kind K>
-status windowed(const ops::detail::pool_attributes& a, const kernel_call& c) {
+/// What `plan` fixes per input shape: the window geometry, the in-bounds
+/// taps of every output index, the strides, and the separable path's
+/// per-thread row buffer in the scratch.
+struct pool_plan {
+  std::vector<ops::detail::window_axis> axes;
+  std::vector<axis_taps> taps;  // per spatial axis
+  std::int64_t in_size = 1, out_size = 1, planes = 0;
+  std::int64_t in_stride[8] = {}, col_stride[8] = {};
+  std::int64_t slots = 1;  // separable path: one row buffer per thread
+  std::size_t row = 0;     // scratch offset of the row buffers (aw.in accumulators each)
+};
+
+template <class T>
+result<planned<pool_plan>> plan_windowed(const ops::detail::pool_attributes& a, const plan_info_base& p, kind k) {
   using A = acc_t<T>;
-  const tensor& x = c.input(0);
-  const std::size_t n = x.rank() - 2;
+  const extents x = p.input_shape(0);
+  const std::size_t n = x.size() - 2;
   if (n > 8) return status(errc::unsupported, "pooling supports at most 8 spatial axes");
+  planned<pool_plan> r;
+  pool_plan& pp = r.plan;
   ONYX_ASSIGN(auto win, ops::detail::pool_window(a, n));
-  ONYX_ASSIGN(auto axes, ops::detail::window_geometry(win, std::span(x.shape()).subspan(2)));
-  std::vector<axis_taps> taps(n);
-  std::int64_t in_size = 1, out_size = 1;
+  ONYX_ASSIGN(pp.axes, ops::detail::window_geometry(win, std::span(x).subspan(2)));
+  const auto& axes = pp.axes;
+  pp.taps.resize(n);
   for (std::size_t d = 0; d < n; ++d) {
     const auto& ax = axes[d];
-    auto& t = taps[d];
+    auto& t = pp.taps[d];
     for (std::int64_t o = 0; o < ax.out; ++o) {
       const std::int64_t base = o * ax.stride - ax.pad_begin;
       const std::int64_t j0 = base >= 0 ? 0 : (-base + ax.dilation - 1) / ax.dilation;
@@ -102,12 +116,33 @@ status windowed(const ops::detail::pool_attributes& a, const kernel_call& c) {
       t.j1.push_back(base > ax.in - 1 ? t.j0.back() : j1);
       t.counted.push_back(jp);
     }
-    in_size *= ax.in;
-    out_size *= ax.out;
+    pp.in_size *= ax.in;
+    pp.out_size *= ax.out;
   }
-  std::int64_t in_stride[8], col_stride[8];
-  for (std::size_t d = n, s = 1; d-- > 0;) in_stride[d] = static_cast<std::int64_t>(s), s *= axes[d].in;
-  for (std::size_t d = 0, s = 1; d < n; ++d) col_stride[d] = static_cast<std::int64_t>(s), s *= axes[d].in;
+  for (std::size_t d = n, s = 1; d-- > 0;) pp.in_stride[d] = static_cast<std::int64_t>(s), s *= axes[d].in;
+  for (std::size_t d = 0, s = 1; d < n; ++d) pp.col_stride[d] = static_cast<std::int64_t>(s), s *= axes[d].in;
+  pp.planes = x[0] * x[1];
+  if (n == 2 && k != kind::lp) {  // the separable path may run (not when Indices is asked for)
+    const std::int64_t threads = p.pool() ? p.pool()->size() : 1;
+    pp.slots = std::max<std::int64_t>(1, std::min(threads, pp.planes));
+    scratch_layout layout;
+    pp.row = layout.add<A>(pp.slots * axes[1].in);
+    r.scratch_bytes = layout.bytes;
+  }
+  return r;
+}
+
+template <class T, kind K>
+status windowed(const ops::detail::pool_attributes& a, const kernel_call& c) {
+  using A = acc_t<T>;
+  const pool_plan& pp = c.plan<pool_plan>();
+  const tensor& x = c.input(0);
+  const std::size_t n = x.rank() - 2;
+  const auto& axes = pp.axes;
+  const auto& taps = pp.taps;
+  const std::int64_t in_size = pp.in_size, out_size = pp.out_size;
+  const std::int64_t* in_stride = pp.in_stride;
+  const std::int64_t* col_stride = pp.col_stride;
   const bool column_major = a.storage_order == 1;
   const bool include_pad = a.count_include_pad != 0;
   const double p = a.p;
@@ -117,10 +152,15 @@ status windowed(const ops::detail::pool_attributes& a, const kernel_call& c) {
   std::int64_t* ip = c.has_output(1) ? c.output(1).data<std::int64_t>() : nullptr;
   const std::int64_t planes = x.dim(0) * x.dim(1);
   if (n == 2 && K != kind::lp && !ip) {
-    parallel_for(c.pool(), planes, 1, [&](std::int64_t b, std::int64_t e) {
-      std::vector<A> row;
-      for (std::int64_t plane = b; plane < e; ++plane)
-        separable_2d<T, K>(xp + plane * in_size, yp + plane * out_size, taps, axes, include_pad, row);
+    // One contiguous range of planes per slot, as parallel_for would split them.
+    const std::int64_t slots = pp.slots;
+    A* rows = c.scratch_at<A>(pp.row);
+    parallel_for(c.pool(), slots, 1, [&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t slot = b; slot < e; ++slot) {
+        A* row = rows + slot * axes[1].in;
+        for (std::int64_t plane = planes * slot / slots; plane < planes * (slot + 1) / slots; ++plane)
+          separable_2d<T, K>(xp + plane * in_size, yp + plane * out_size, taps, axes, include_pad, row);
+      }
     });
     return ok();
   }
@@ -211,6 +251,11 @@ template <class T, kind K> status global(const kernel_call& c, double p = 2.0) {
 namespace onyx {
 
 template <> struct kernel<ops::MaxPool, cpu> {
+  template <ops::signature S>
+  static result<planned<kernels::cpu::pool_detail::pool_plan>> plan(const plan_info<ops::MaxPool>& p) {
+    return kernels::cpu::pool_detail::plan_windowed<storage_t<S[0]>>(p.attrs(), p,
+                                                                     kernels::cpu::pool_detail::kind::max);
+  }
   static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64 | dtypes::i8 | dtypes::u8};
   template <ops::signature S> static status run(const call<ops::MaxPool>& c) {
     if (c.attrs().storage_order != 0 && c.attrs().storage_order != 1)
@@ -220,6 +265,11 @@ template <> struct kernel<ops::MaxPool, cpu> {
 };
 
 template <> struct kernel<ops::AveragePool, cpu> {
+  template <ops::signature S>
+  static result<planned<kernels::cpu::pool_detail::pool_plan>> plan(const plan_info<ops::AveragePool>& p) {
+    return kernels::cpu::pool_detail::plan_windowed<storage_t<S[0]>>(p.attrs(), p,
+                                                                     kernels::cpu::pool_detail::kind::average);
+  }
   static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
   template <ops::signature S> static status run(const call<ops::AveragePool>& c) {
     return kernels::cpu::pool_detail::windowed<storage_t<S[0]>, kernels::cpu::pool_detail::kind::average>(c.attrs(),
@@ -228,6 +278,10 @@ template <> struct kernel<ops::AveragePool, cpu> {
 };
 
 template <> struct kernel<ops::LpPool, cpu> {
+  template <ops::signature S>
+  static result<planned<kernels::cpu::pool_detail::pool_plan>> plan(const plan_info<ops::LpPool>& p) {
+    return kernels::cpu::pool_detail::plan_windowed<storage_t<S[0]>>(p.attrs(), p, kernels::cpu::pool_detail::kind::lp);
+  }
   static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
   template <ops::signature S> static status run(const call<ops::LpPool>& c) {
     return kernels::cpu::pool_detail::windowed<storage_t<S[0]>, kernels::cpu::pool_detail::kind::lp>(c.attrs(), c);

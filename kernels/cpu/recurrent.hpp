@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cpu/gemm.hpp"
+#include "kernels/cpu/sgemm.hpp"
 #include "onyx/ops/gru.hpp"
 #include "onyx/ops/lstm.hpp"
 #include "onyx/ops/rnn.hpp"

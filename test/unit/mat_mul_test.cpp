@@ -1,4 +1,5 @@
 // MatMul and Gemm against plain double references.
+#include "kernels/cpu/gemm.hpp"
 #include "kernels/cpu/mat_mul.hpp"
 
 #include "op_harness.hpp"

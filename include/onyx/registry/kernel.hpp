@@ -5,14 +5,30 @@
 //     template <ops::signature S> static status run(const call<ops::Relu>&);
 //     // optional: using state = ...;
 //     //           template <ops::signature S> static result<state> prepare(const prepare_info<ops::Relu>&);
+//     // optional: template <ops::signature S>
+//     //           static result<planned<P>> plan(const plan_info<ops::Relu>&);
 //   };
 //
 // A kernel is keyed by (op, backend, type signature). The registry crosses the
 // per-slot dtype sets into signatures and instantiates `run<S>` for each; a
 // kernel that is not listed is never instantiated.
+//
+// Lifecycle (XNNPACK's create / reshape / run):
+//   - `prepare` runs once per node, with its constant inputs (packed weights).
+//   - `plan` runs once per node and input-shape signature, with the prepared
+//     state and the concrete input types. It returns a per-shape object P
+//     (geometry, tiles, work split) and the scratch bytes `run` needs. The
+//     executor places the scratch in the run's arena, live only during the
+//     node's step. Outside a shaped plan (subgraph bodies, runtime::invoke)
+//     the plan is made on the spot and the scratch allocated there.
+//   - `run` reads them as `c.plan<P>()` and `c.scratch()`. A kernel that
+//     declares `plan` always receives its plan; with them, `run` allocates
+//     nothing but the outputs only it can size.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
@@ -68,6 +84,8 @@ class kernel_call {
   std::span<value* const> in_;
   std::span<value* const> out_;
   kernel_context* ctx_ = nullptr;
+  const void* plan_ = nullptr;    // the kernel's per-shape plan, when it declares one
+  std::span<std::byte> scratch_;  // the bytes that plan asked for, 64-byte aligned
 
   int input_count() const { return static_cast<int>(in_.size()); }
   int output_count() const { return static_cast<int>(out_.size()); }
@@ -86,6 +104,18 @@ class kernel_call {
   kernel_context& context() const { return *ctx_; }
   const thread_pool* pool() const { return ctx_->pool(); }
   template <class State> const State& state() const { return *static_cast<const State*>(state_); }
+  /// The object the kernel's `plan` step returned for these input shapes.
+  template <class P>
+  const P& plan() const {
+    return *static_cast<const P*>(plan_);
+  }
+  /// The scratch the plan asked for: uninitialized, valid during this call only.
+  std::span<std::byte> scratch() const { return scratch_; }
+  /// `count` elements of T at byte `offset` of the scratch (see scratch_layout).
+  template <class T>
+  T* scratch_at(std::size_t offset) const {
+    return reinterpret_cast<T*>(scratch_.data() + offset);
+  }
 };
 
 template <class Op> class call : public kernel_call {
@@ -111,6 +141,58 @@ class prepare_info_base {
 template <class Op> class prepare_info : public prepare_info_base {
  public:
   const typename Op::attributes& attrs() const { return *static_cast<const typename Op::attributes*>(attrs_); }
+};
+
+/// What `plan` sees: once per node and input-shape signature. Tensor inputs
+/// have concrete shapes (`input_shape`); absent inputs are value_kind::none.
+class plan_info_base {
+ public:
+  const void* attrs_ = nullptr;
+  const void* state_ = nullptr;  // null when the kernel has no state
+  std::span<const value_type> inputs_;
+  const thread_pool* pool_ = nullptr;
+
+  int input_count() const { return static_cast<int>(inputs_.size()); }
+  bool has_input(int i) const { return i < input_count() && inputs_[i].kind != value_kind::none; }
+  const value_type& input(int i) const { return inputs_[i]; }
+  /// The extents of tensor input `i` (concrete by contract).
+  extents input_shape(int i) const { return inputs_[i].shape.concrete_extents().value_or(extents{}); }
+  const thread_pool* pool() const { return pool_; }
+  template <class State>
+  const State& state() const {
+    return *static_cast<const State*>(state_);
+  }
+};
+
+template <class Op>
+class plan_info : public plan_info_base {
+ public:
+  const typename Op::attributes& attrs() const { return *static_cast<const typename Op::attributes*>(attrs_); }
+};
+
+/// What a kernel's `plan` returns: its per-shape object and scratch bytes.
+template <class P>
+struct planned {
+  P plan;
+  std::size_t scratch_bytes = 0;
+};
+
+/// Lays out typed arrays in one scratch block, each 64-byte aligned: `plan`
+/// records the offsets `add` returns, `run` reads them with c.scratch_at<T>.
+struct scratch_layout {
+  std::size_t bytes = 0;
+  template <class T>
+  std::size_t add(std::int64_t count) {
+    const std::size_t offset = (bytes + 63) / 64 * 64;
+    bytes = offset + static_cast<std::size_t>(std::max<std::int64_t>(count, 0)) * sizeof(T);
+    return offset;
+  }
+};
+
+/// The type-erased result of a plan step.
+struct kernel_plan {
+  std::shared_ptr<const void> object;
+  std::size_t scratch_bytes = 0;
 };
 
 }  // namespace onyx

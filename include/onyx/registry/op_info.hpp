@@ -17,6 +17,7 @@ namespace onyx {
 
 using run_fn = status (*)(const kernel_call&);
 using prepare_fn = result<std::shared_ptr<const void>> (*)(const prepare_info_base&);
+using plan_fn = result<kernel_plan> (*)(const plan_info_base&);
 using parse_fn = result<std::shared_ptr<const void>> (*)(const std::vector<attribute>&);
 using infer_fn = status (*)(const void* attrs, ops::infer_context&);
 using expand_fn = status (*)(const void* attrs, ops::expand_context&);
@@ -33,6 +34,7 @@ struct kernel_entry {
   ops::signature sig;
   run_fn run;
   prepare_fn prepare;  // null when the kernel needs no preparation
+  plan_fn plan = nullptr;  // null when the kernel has no per-shape step
 };
 
 /// Host <-> device copies a non-host backend provides.

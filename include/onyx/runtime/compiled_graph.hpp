@@ -61,7 +61,7 @@ inline status infer_copy(const void*, ops::infer_context& c) {
   return ok();
 }
 
-inline const kernel_entry copy_kernel{0, {}, &run_copy, nullptr};
+inline const kernel_entry copy_kernel{0, {}, &run_copy, nullptr, nullptr};
 inline const op_info copy_op{"onyx", "Copy", 1, ops::latest, {1, 1}, {1, 1}, {}, nullptr, &infer_copy, nullptr, {}};
 
 inline status insert_copies(graph::graph& g, graph::inferred& st, std::vector<bound_node>& bound,

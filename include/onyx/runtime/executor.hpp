@@ -7,6 +7,12 @@
 // (after NonZero, say) are left unplanned and inferred again, with the actual
 // input values, right before their node runs.
 //
+// Each step whose kernel has a plan step (kernel.hpp) is planned here, once
+// per shape signature: its per-shape object is kept in the plan and its
+// scratch is one more arena range, live during that step only, so scratch
+// and tensors share memory by liveness. A step whose input shapes were not
+// known at plan time plans on the spot when it runs (runtime::run_with_plan_here).
+//
 // A `run_context` holds one run's state: the arena and a slot per value. It is
 // reused across runs of the same plan so the hot path allocates nothing but
 // the graph outputs. The session hands each concurrent run its own context.
@@ -24,13 +30,64 @@ namespace onyx::runtime {
 inline constexpr std::size_t unplanned = std::numeric_limits<std::size_t>::max();
 inline constexpr int device_kinds = 3;  // device_kind values
 
+/// A step's kernel plan, made with the plan's shapes.
+struct step_plan {
+  bool planned = false;  // false: the kernel has no plan step, or it plans at run time
+  kernel_plan kernel;
+  std::size_t scratch_offset = 0;     // in the arena of the kernel's device
+  std::vector<extents> input_shapes;  // what it was planned for (empty for non-tensors)
+};
+
 struct shaped_plan {
   std::vector<extents> key;  // the input extents this plan is for
   graph::inferred st;        // concrete
   std::vector<int> steps;    // indices into compiled_graph::nodes
+  std::vector<step_plan> step_plans;  // per step
   std::vector<std::size_t> offsets;  // per value: offset in its device's arena, or `unplanned`
   std::array<std::size_t, device_kinds> arena_bytes{};
 };
+
+namespace executor_detail {
+
+/// Runs the plan step of node `b` for the concrete types of `st`; leaves
+/// `sp.planned` false when an input's extents are not known yet.
+inline status plan_step(const bound_node& b, const graph::inferred& st, const thread_pool* pool, step_plan& sp) {
+  if (!b.kernel->plan) return ok();
+  const auto& n = *b.node;
+  std::vector<value_type> types(n.inputs.size());
+  sp.input_shapes.assign(n.inputs.size(), {});
+  for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+    int id = n.inputs[i];
+    if (id < 0) {
+      types[i].kind = value_kind::none;
+      continue;
+    }
+    types[i] = st.types[id];
+    if (types[i].kind != value_kind::tensor) continue;
+    auto e = types[i].shape.concrete_extents();
+    if (!e || types[i].optional) return ok();
+    sp.input_shapes[i] = *e;
+  }
+  plan_info_base p;
+  p.attrs_ = n.attrs.get();
+  p.state_ = b.state.get();
+  p.inputs_ = types;
+  p.pool_ = pool;
+  auto kp = b.kernel->plan(p);
+  if (!kp.ok()) return std::move(kp).error().with_context(n.label());
+  sp.kernel = std::move(kp).value();
+  sp.planned = true;
+  return ok();
+}
+
+/// Whether the step's inputs have the shapes it was planned for.
+inline bool shapes_match(const step_plan& sp, std::span<value* const> ins) {
+  for (std::size_t i = 0; i < ins.size(); ++i)
+    if (ins[i] && ins[i]->is_tensor() && ins[i]->as_tensor().shape() != sp.input_shapes[i]) return false;
+  return true;
+}
+
+}  // namespace executor_detail
 
 /// Concrete inference and memory planning for the given graph-input types.
 inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compiled_graph& cg,
@@ -64,6 +121,9 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
       if (id >= 0) last[id] = step;
     for (int id : cg.nodes[k].captured) last[id] = step;
   }
+  plan->step_plans.resize(plan->steps.size());
+  for (std::size_t s = 0; s < plan->steps.size(); ++s)
+    ONYX_TRY(executor_detail::plan_step(cg.nodes[plan->steps[s]], plan->st, pool, plan->step_plans[s]));
   // One arena per device: tensors are planned among those of their device.
   plan->offsets.assign(g.values.size(), unplanned);
   for (int d = 0; d < device_kinds; ++d) {
@@ -76,12 +136,31 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
       ranges.push_back({static_cast<int>(id), first[id], std::max(last[id], first[id]),
                         storage_bytes(t.type, element_count(*e))});
     }
+    // Scratch: live during its own step; its value field is -1 - step.
+    for (std::size_t s = 0; s < plan->steps.size(); ++s) {
+      const auto& sp = plan->step_plans[s];
+      if (sp.planned && sp.kernel.scratch_bytes > 0 && static_cast<int>(cg.nodes[plan->steps[s]].backend->device) == d)
+        ranges.push_back({-1 - static_cast<int>(s), static_cast<int>(s), static_cast<int>(s), sp.kernel.scratch_bytes});
+    }
     auto mp = plan_memory(ranges);
-    for (std::size_t i = 0; i < ranges.size(); ++i) plan->offsets[ranges[i].value] = mp.offsets[i];
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+      if (ranges[i].value >= 0)
+        plan->offsets[ranges[i].value] = mp.offsets[i];
+      else
+        plan->step_plans[-1 - ranges[i].value].scratch_offset = mp.offsets[i];
+    }
     plan->arena_bytes[d] = mp.arena_bytes;
   }
   return std::shared_ptr<const shaped_plan>(std::move(plan));
 }
+
+/// Watches the kernel calls of a run (the allocation test counts with it).
+class step_observer {
+ public:
+  virtual ~step_observer() = default;
+  virtual void before(const graph::node& n) = 0;
+  virtual void after(const graph::node& n) = 0;
+};
 
 /// One run's state over one graph.
 struct run_context {
@@ -92,6 +171,7 @@ struct run_context {
   std::vector<std::vector<value*>> in_ptrs, out_ptrs;  // per step
   std::vector<char> reset_after_run;                   // per value
   op_profile* profile = nullptr;                       // set under ONYX_PROFILE
+  step_observer* observer = nullptr;                   // called around each kernel call
 };
 
 namespace executor_detail {
@@ -253,8 +333,18 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
     c.in_ = rc.in_ptrs[s];
     c.out_ = outs;
     c.ctx_ = &ctx;
+    const step_plan* sp = plan ? &plan->step_plans[s] : nullptr;
+    const bool planned = sp && sp->planned && executor_detail::shapes_match(*sp, c.in_);
+    if (planned) {
+      c.plan_ = sp->kernel.object.get();
+      c.scratch_ = std::span<std::byte>(
+          static_cast<std::byte*>(rc.arenas[static_cast<int>(b.backend->device)].get()) + sp->scratch_offset,
+          sp->kernel.scratch_bytes);
+    }
+    if (rc.observer) rc.observer->before(n);
     const auto start = rc.profile ? op_profile::clock::now() : op_profile::clock::time_point{};
-    status r = b.kernel->run(c);
+    status r = planned ? b.kernel->run(c) : run_with_plan_here(*b.kernel, c, pool);
+    if (rc.observer) rc.observer->after(n);
     if (rc.profile) rc.profile->add(n.op_type, op_profile::clock::now() - start);
     if (!r.ok()) return std::move(r).with_context(n.label());
   }

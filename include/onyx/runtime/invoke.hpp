@@ -2,7 +2,8 @@
 //
 // Value propagation and constant folding (runtime::evaluate_node) and the op
 // unit tests (test/unit/op_harness.hpp) run a kernel on known inputs: prepare
-// it if it has state, allocate the outputs whose shape inference fixed, call it.
+// it if it has state, allocate the outputs whose shape inference fixed, make
+// its per-shape plan and scratch on the spot, call it.
 #pragma once
 
 #include <memory>
@@ -28,6 +29,35 @@ class standalone_context final : public kernel_context {
  private:
   const thread_pool* pool_;
 };
+
+/// Runs `k` on the call `c` (inputs, outputs, attributes and state set),
+/// first making its per-shape plan for the actual input shapes and allocating
+/// its scratch, when the kernel has a plan step. For calls outside a shaped
+/// plan: subgraph bodies, nodes whose input shapes the plan could not know,
+/// runtime::invoke.
+inline status run_with_plan_here(const kernel_entry& k, kernel_call& c, const thread_pool* pool) {
+  if (!k.plan) return k.run(c);
+  std::vector<value_type> types(c.in_.size());
+  for (std::size_t i = 0; i < c.in_.size(); ++i) {
+    const value* v = c.in_[i];
+    if (!v || v->is_none())
+      types[i].kind = value_kind::none;
+    else if (v->is_tensor())
+      types[i] = {value_kind::tensor, v->as_tensor().type(), sym_shape(v->as_tensor().shape())};
+    else
+      types[i].kind = v->kind();
+  }
+  plan_info_base p;
+  p.attrs_ = c.attrs_;
+  p.state_ = c.state_;
+  p.inputs_ = types;
+  p.pool_ = pool;
+  ONYX_ASSIGN(kernel_plan kp, k.plan(p));
+  std::shared_ptr<void> scratch = allocate_aligned(kp.scratch_bytes);
+  c.plan_ = kp.object.get();
+  c.scratch_ = std::span<std::byte>(static_cast<std::byte*>(scratch.get()), kp.scratch_bytes);
+  return k.run(c);
+}
 
 /// Runs kernel `k` once. `inputs[i]` is null for an omitted input;
 /// `outputs[i]` is the inferred type of output i, or null where the output is
@@ -69,7 +99,7 @@ inline result<std::vector<tensor>> invoke(const kernel_entry& k, const void* att
   c.in_ = in_ptrs;
   c.out_ = out_ptrs;
   c.ctx_ = &ctx;
-  ONYX_TRY(k.run(c));
+  ONYX_TRY(run_with_plan_here(k, c, pool));
   std::vector<tensor> out;
   for (auto& v : out_values) out.push_back(v.is_tensor() ? v.as_tensor() : tensor{});
   return out;

@@ -1,6 +1,6 @@
 // Baseline code: blocking, packing and threading of sgemm around the per-ISA
-// micro-kernel (see gemm.hpp for the algorithm).
-#include "kernels/cpu/gemm.hpp"
+// micro-kernel (see sgemm.hpp for the algorithm).
+#include "kernels/cpu/sgemm.hpp"
 
 #include <algorithm>
 #include <cassert>

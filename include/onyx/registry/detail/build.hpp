@@ -12,6 +12,7 @@
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/type.hpp>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "onyx/registry/op_info.hpp"
@@ -81,10 +82,28 @@ template <class Op, class B, ops::signature S> constexpr prepare_fn prepare_for(
     return nullptr;
 }
 
+template <class Op, class B, ops::signature S>
+result<kernel_plan> plan_thunk(const plan_info_base& p) {
+  auto r = kernel<Op, B>::template plan<S>(static_cast<const plan_info<Op>&>(p));
+  if (!r.ok()) return std::move(r).error();
+  auto&& v = std::move(r).value();
+  using P = std::remove_cvref_t<decltype(v.plan)>;
+  return kernel_plan{std::make_shared<const P>(std::move(v.plan)), v.scratch_bytes};
+}
+
+template <class Op, class B, ops::signature S>
+constexpr plan_fn plan_for() {
+  if constexpr (requires(const plan_info<Op>& p) { kernel<Op, B>::template plan<S>(p); })
+    return &plan_thunk<Op, B, S>;
+  else
+    return nullptr;
+}
+
 template <class Op, class B, std::size_t... I> constexpr auto make_entries(std::index_sequence<I...>) {
   constexpr auto& sigs = signatures_v<kernel<Op, B>>;
-  return std::array<kernel_entry, sizeof...(I)>{
-      kernel_entry{sigs[I].key(), sigs[I], &run_thunk<Op, B, sigs[I]>, prepare_for<Op, B, sigs[I]>()}...};
+  return std::array<kernel_entry, sizeof...(I)>{kernel_entry{sigs[I].key(), sigs[I], &run_thunk<Op, B, sigs[I]>,
+                                                             prepare_for<Op, B, sigs[I]>(),
+                                                             plan_for<Op, B, sigs[I]>()}...};
 }
 
 template <class Op, class B> constexpr auto entries_for() {

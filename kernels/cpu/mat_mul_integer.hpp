@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "kernels/cpu/quantize.hpp"
-#include "onyx/ops/matmul_integer.hpp"
-#include "onyx/ops/qlinear_matmul.hpp"
+#include "onyx/ops/mat_mul_integer.hpp"
+#include "onyx/ops/qlinear_mat_mul.hpp"
 
 namespace onyx {
 

@@ -1,9 +1,9 @@
 // ops::MatMulInteger: Y = (A - a_zero_point) @ (B - b_zero_point) in int32,
 // numpy matmul shapes (ops::MatMul's rules). a_zero_point is a scalar or one
 // per row of A ([M]); b_zero_point a scalar or one per column of B ([N]).
-// Opsets 10-latest. Kernel (kernels/cpu/integer_mat_mul.hpp): int8/uint8 in
+// Opsets 10-latest. Kernel (kernels/cpu/mat_mul_integer.hpp): int8/uint8 in
 // any combination, a direct loop accumulating exactly.
-// Tested in test/unit/integer_mat_mul_test.cpp.
+// Tested in test/unit/mat_mul_integer_test.cpp.
 #pragma once
 
 #include "onyx/ops/detail/quantized.hpp"

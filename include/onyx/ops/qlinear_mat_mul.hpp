@@ -4,8 +4,8 @@
 // ([N]), of y scalars. The integer product is exact; the factor
 // a_scale * b_scale / y_scale is rounded to float32 as the reference does.
 // Opsets 10-latest (21 added float8 operands and float16/bfloat16 scales).
-// Kernel (kernels/cpu/integer_mat_mul.hpp): int8/uint8 and float8 operands
-// decoded by the Cast codecs. Tested in test/unit/integer_mat_mul_test.cpp.
+// Kernel (kernels/cpu/mat_mul_integer.hpp): int8/uint8 and float8 operands
+// decoded by the Cast codecs. Tested in test/unit/mat_mul_integer_test.cpp.
 #pragma once
 
 #include "onyx/ops/detail/quantized.hpp"

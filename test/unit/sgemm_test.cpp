@@ -16,7 +16,7 @@
 #include <random>
 #include <vector>
 
-#include "kernels/cpu/gemm.hpp"
+#include "kernels/cpu/sgemm.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "kernels/cpu/integer_mat_mul.hpp"
+#include "kernels/cpu/mat_mul_integer.hpp"
 #include "op_harness.hpp"
 
 using namespace onyx;

@@ -1,0 +1,119 @@
+// kernels/cpu/sgemm.hpp: single-precision GEMM for the CPU backend.
+//
+//   C = clamp(alpha * op(A) * op(B) + beta * C + bias, ep.min, ep.max)
+//
+// Row-major, op(X) = X or X^T. op(A) is M x K, op(B) is K x N, C is M x N.
+// Any M, N, K >= 0; K == 0 gives C = beta * C + bias (clamped). beta == 0
+// never reads C, so C may start as garbage (NaN included).
+//
+// Algorithm (Goto/BLIS): C is cut into blocks of NC columns and MC rows, K
+// into slices of KC; each slice of A and B is packed into panels of the
+// micro-kernel's mr rows / nr columns (zero-padded), and the ISA micro-kernel
+// (isa::table::f32_gemm) computes one mr x nr tile from them, applying beta,
+// bias and clamp when it writes the tile. With a pool, the tiles of C are
+// split over threads along the longer dimension in whole tiles, so the result
+// is bit-identical for any thread count.
+//
+// Weights: pack_b / pack_a pack an operand once (at prepare time) for the
+// level active then; sgemm_packed uses it without repacking. A Conv computes
+// W[Cout x K] * im2col[K x HW] with its weights as a packed_a and a per_row
+// bias; a MatMul or Gemm with constant B uses a packed_b and a per_col bias.
+//
+// The trailing `kernels` argument picks the ISA level (tests run them all);
+// a packed operand must be used with the level it was packed for (asserted).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+
+#include "kernels/cpu/isa/isa.hpp"
+#include "onyx/core/thread_pool.hpp"
+
+namespace onyx::kernels::cpu {
+
+/// What is applied to each element of C after the product: a bias, then a
+/// clamp (Relu: min = 0; Clip: min, max). Lets Conv/Gemm + bias + activation fuse.
+struct gemm_epilogue {
+  enum class bias_kind { none, per_row, per_col };
+  const float* bias = nullptr;  // M floats (per_row) or N floats (per_col)
+  bias_kind kind = bias_kind::none;
+  float min = -INFINITY, max = INFINITY;
+};
+
+/// C = op(A) * op(B) as described above. `pool` may be null (serial).
+void sgemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K,
+           float alpha, const float* A, std::int64_t lda, const float* B, std::int64_t ldb,
+           float beta, float* C, std::int64_t ldc, const thread_pool* pool,
+           const gemm_epilogue& ep = {}, const isa::table& kernels = isa::active());
+
+namespace detail {
+struct free_deleter {
+  void operator()(float* p) const { std::free(p); }
+};
+/// An operand packed into full-K panels of `width` rows (A) or columns (B):
+/// panel p holds K steps of `width` floats, zero-padded past the matrix edge.
+class packed_panels {
+ public:
+  bool empty() const { return !data_; }
+  std::int64_t rows() const { return rows_; }
+  std::int64_t cols() const { return cols_; }
+  /// The ISA level whose micro-kernel tile this layout matches.
+  isa::level isa() const { return isa_; }
+  const float* data() const { return data_.get(); }
+
+ protected:
+  packed_panels() = default;
+  packed_panels(std::int64_t rows, std::int64_t cols, std::int64_t panels, std::int64_t depth,
+                int width, isa::level level);
+  float* mutable_data() { return data_.get(); }
+
+ private:
+  std::unique_ptr<float[], free_deleter> data_;  // 64-byte aligned
+  std::int64_t rows_ = 0, cols_ = 0;
+  isa::level isa_ = isa::level::scalar;
+};
+}  // namespace detail
+
+/// op(A) (M x K) packed for the micro-kernel; owning, movable.
+class packed_a : public detail::packed_panels {
+ public:
+  packed_a() = default;
+
+ private:
+  friend packed_a pack_a(bool, std::int64_t, std::int64_t, const float*, std::int64_t,
+                         const isa::table&);
+  using packed_panels::packed_panels;
+};
+
+/// op(B) (K x N) packed for the micro-kernel; owning, movable.
+class packed_b : public detail::packed_panels {
+ public:
+  packed_b() = default;
+
+ private:
+  friend packed_b pack_b(bool, std::int64_t, std::int64_t, const float*, std::int64_t,
+                         const isa::table&);
+  using packed_panels::packed_panels;
+};
+
+/// Packs op(A), M x K. Costs M*K floats rounded up to whole panels.
+packed_a pack_a(bool trans_a, std::int64_t M, std::int64_t K, const float* A, std::int64_t lda,
+                const isa::table& kernels = isa::active());
+/// Packs op(B), K x N.
+packed_b pack_b(bool trans_b, std::int64_t K, std::int64_t N, const float* B, std::int64_t ldb,
+                const isa::table& kernels = isa::active());
+
+/// sgemm with B prepacked (B.rows() == K, B.cols() == N).
+void sgemm_packed(bool trans_a, std::int64_t M, std::int64_t N, std::int64_t K, float alpha,
+                  const float* A, std::int64_t lda, const packed_b& B, float beta, float* C,
+                  std::int64_t ldc, const thread_pool* pool, const gemm_epilogue& ep = {},
+                  const isa::table& kernels = isa::active());
+/// sgemm with A prepacked (A.rows() == M, A.cols() == K).
+void sgemm_packed(bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, float alpha,
+                  const packed_a& A, const float* B, std::int64_t ldb, float beta, float* C,
+                  std::int64_t ldc, const thread_pool* pool, const gemm_epilogue& ep = {},
+                  const isa::table& kernels = isa::active());
+
+}  // namespace onyx::kernels::cpu
