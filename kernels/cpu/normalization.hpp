@@ -14,6 +14,7 @@
 #include <cmath>
 #include <vector>
 
+#include "onyx/core/float_convert.hpp"
 #include "onyx/ops/batch_normalization.hpp"
 #include "onyx/ops/group_normalization.hpp"
 #include "onyx/ops/instance_normalization.hpp"
@@ -28,18 +29,7 @@ namespace onyx::kernels::cpu::norm_detail {
 /// A float tensor's values as doubles, whatever its float type.
 inline std::vector<double> as_doubles(const tensor& t) {
   std::vector<double> v(static_cast<std::size_t>(t.size()));
-  auto read = [&](auto tag) {
-    using T = decltype(tag);
-    const T* p = t.data<T>();
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(load(p[i]));
-  };
-  switch (t.type()) {
-    case dtype::float32: read(float{}); break;
-    case dtype::float64: read(double{}); break;
-    case dtype::float16: read(float16_t{}); break;
-    case dtype::bfloat16: read(bfloat16_t{}); break;
-    default: break;
-  }
+  onyx::widen(t, std::span<double>(v));
   return v;
 }
 
