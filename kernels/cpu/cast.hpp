@@ -208,7 +208,8 @@ inline status cast_through_codecs(const tensor& x, tensor& y, const cast_options
   if (storage_bytes(y.type(), y.size()) > 0) std::memset(y.raw(), 0, y.bytes());  // zero the padding bits
   constexpr std::int64_t block = 256;  // a multiple of every packing, so blocks own whole bytes
   std::int64_t blocks = (x.size() + block - 1) / block;
-  parallel_for(pool, blocks, std::max<std::int64_t>(1, elementwise_grain / block), [&](std::int64_t first, std::int64_t last) {
+  // A block: 256 elements, about 4 units each (decode to double, encode).
+  parallel_for(pool, blocks, grain_for(4 * block), [&](std::int64_t first, std::int64_t last) {
     double f[block];
     std::int64_t k[block];
     for (std::int64_t blk = first; blk < last; ++blk) {
