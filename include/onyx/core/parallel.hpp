@@ -21,15 +21,14 @@ namespace onyx {
 /// Work units a chunk must hold before splitting pays for itself.
 ///
 /// Measured with bench/parallel_bench.cpp on the 2-core x86-64 AVX-512
-/// machine (2026-11-24): one unit is 0.14 ns (stream/N/1, p10, flat from 1K
-/// to 1M elements; an ISA exp element is 0.40 ns, 2.9 units); one fork-join
-/// on 2 threads costs 0.2-0.5 us when both threads hold a core (fork_join/2,
-/// best repetition 0.53 us; stream/32768/2 p10 2.48 us against 4.56 us at 1
-/// thread). 2^15 units are 4.6 us of work, so a split costs at most about a
-/// tenth of the chunk it hands over; 2^12 units (the old per-row constant)
-/// would be 0.57 us, no more than the split itself. (On the machine shared
-/// with other builds, a 2-thread call mostly waits for a core: p50 2-4 ms at
-/// every size, which no grain can win back.)
+/// machine (2026-11-24, p10 of single calls, load average 3): one unit is
+/// 0.14 ns (stream/N/1, flat from 1K to 1M elements; an ISA exp element is
+/// 0.40 ns, 2.9 units); a 2-thread fork-join costs about 1.1 us when both
+/// threads hold a core (stream/N/2 less half of stream/N/1). Two chunks of
+/// 2^15 units (4.6 us each) ran 1.55x faster than one thread (stream/65536);
+/// two chunks of 4096, the old per-row constant, ran 0.71x (stream/8192).
+/// On the machine shared with other builds a 2-thread call often waits for a
+/// core instead (p50 2 ms at many sizes), which no grain can win back.
 inline constexpr std::int64_t parallel_grain_work = 1 << 15;
 
 /// The smallest chunk (parallel_for's `min_chunk`) for items that each cost
