@@ -18,7 +18,7 @@ template <bool Max, class T, class Op> status arg_reduce(const call<Op>& c) {
   const bool last = c.attrs().select_last_index != 0;
   const T* src = x.data<T>();
   std::int64_t* dst = c.output(0).template data<std::int64_t>();
-  parallel_for(c.pool(), outer, std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(n * inner, 1)),
+  parallel_for(c.pool(), outer, grain_for(n * inner),  // n compares per output
                [&](std::int64_t b, std::int64_t e) {
                  using A = decltype(load(T{}));
                  std::vector<A> best(static_cast<std::size_t>(inner));

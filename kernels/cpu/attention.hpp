@@ -17,44 +17,12 @@
 
 #include "kernels/cpu/sgemm.hpp"
 #include "kernels/cpu/isa/isa.hpp"
+#include "onyx/core/float_convert.hpp"
 #include "onyx/ops/attention.hpp"
 #include "onyx/registry/kernel.hpp"
 #include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu::attention_detail {
-
-/// dst[i] = float(src[i]) for a float tensor of any float type (bool: 0/1).
-inline void widen(const tensor& t, float* dst) {
-  const std::int64_t n = t.size();
-  auto copy = [&](auto tag) {
-    using T = decltype(tag);
-    const T* p = t.data<T>();
-    for (std::int64_t i = 0; i < n; ++i) dst[i] = static_cast<float>(load(p[i]));
-  };
-  switch (t.type()) {
-    case dtype::float32: std::copy_n(t.data<float>(), n, dst); break;
-    case dtype::float64: copy(double{}); break;
-    case dtype::float16: copy(float16_t{}); break;
-    case dtype::bfloat16: copy(bfloat16_t{}); break;
-    default: break;
-  }
-}
-
-inline void narrow(const float* src, tensor& t) {
-  const std::int64_t n = t.size();
-  auto copy = [&](auto tag) {
-    using T = decltype(tag);
-    T* p = t.data<T>();
-    for (std::int64_t i = 0; i < n; ++i) p[i] = store<T>(src[i]);
-  };
-  switch (t.type()) {
-    case dtype::float32: std::copy_n(src, n, t.data<float>()); break;
-    case dtype::float64: copy(double{}); break;
-    case dtype::float16: copy(float16_t{}); break;
-    case dtype::bfloat16: copy(bfloat16_t{}); break;
-    default: break;
-  }
-}
 
 /// Gathers past (4D) and new (3D or 4D) keys or values into [B, H, P+S, D].
 inline std::vector<float> gather_cache(const tensor* past, const tensor& now, std::int64_t B, std::int64_t H,
@@ -62,9 +30,9 @@ inline std::vector<float> gather_cache(const tensor* past, const tensor& now, st
   const std::int64_t P = past ? past->dim(2) : 0, T = P + S;
   std::vector<float> out(static_cast<std::size_t>(B * H * T * D));
   std::vector<float> tmp(static_cast<std::size_t>(now.size()));
-  widen(now, tmp.data());
+  onyx::widen(now, std::span<float>(tmp));
   std::vector<float> ptmp(past ? static_cast<std::size_t>(past->size()) : 0);
-  if (past) widen(*past, ptmp.data());
+  if (past) onyx::widen(*past, std::span<float>(ptmp));
   const bool three_d = now.rank() == 3;
   for (std::int64_t b = 0; b < B; ++b)
     for (std::int64_t h = 0; h < H; ++h) {
@@ -107,15 +75,15 @@ inline status attention(const call<ops::Attention>& c) {
 
   std::vector<float> kf = gather_cache(past_k, k, B, Hkv, Skv, D);
   std::vector<float> vf = gather_cache(past_v, v, B, Hkv, Skv, Dv);
-  if (c.has_output(1)) narrow(kf.data(), c.output(1));
-  if (c.has_output(2)) narrow(vf.data(), c.output(2));
+  if (c.has_output(1)) onyx::narrow(std::span<const float>(kf), c.output(1));
+  if (c.has_output(2)) onyx::narrow(std::span<const float>(vf), c.output(2));
 
   // Q in place when float32, else widened once.
   std::vector<float> qbuf;
   const float* qf = q.type() == dtype::float32 ? q.data<float>() : nullptr;
   if (!qf) {
     qbuf.resize(static_cast<std::size_t>(q.size()));
-    widen(q, qbuf.data());
+    onyx::widen(q, std::span<float>(qbuf));
     qf = qbuf.data();
   }
   tensor& y = c.output(0);
@@ -139,7 +107,7 @@ inline status attention(const call<ops::Attention>& c) {
       const bool* p = m.data<bool>();
       for (std::size_t i = 0; i < mask.size(); ++i) mask[i] = p[i] ? 0.0f : -INFINITY;
     } else {
-      widen(m, mask.data());
+      onyx::widen(m, std::span<float>(mask));
     }
     const std::int64_t full[4] = {B, Hq, Sq, T};
     std::int64_t stride = 1;
@@ -216,8 +184,8 @@ inline status attention(const call<ops::Attention>& c) {
       sgemm(false, false, Sq, Dv, T, 1.0f, s.data(), T, vh, Dv, 0.0f, yh, ldy, nullptr);
     }
   });
-  if (!ybuf.empty()) narrow(ybuf.data(), y);
-  if (c.has_output(3)) narrow(qkbuf.data(), c.output(3));
+  if (!ybuf.empty()) onyx::narrow(std::span<const float>(ybuf), y);
+  if (c.has_output(3)) onyx::narrow(std::span<const float>(qkbuf), c.output(3));
   return ok();
 }
 

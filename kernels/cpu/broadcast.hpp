@@ -30,9 +30,9 @@
 namespace onyx::kernels::cpu {
 
 /// Output elements per parallel chunk for one cheap arithmetic op per element.
-inline constexpr std::int64_t elementwise_grain = 1 << 15;
-/// Output elements per chunk for transcendental functions (~20x the work).
-inline constexpr std::int64_t transcendental_grain = 1 << 12;
+inline constexpr std::int64_t elementwise_grain = grain_for(1);
+/// Output elements per chunk for transcendental functions (8 work units each).
+inline constexpr std::int64_t transcendental_grain = grain_for(8);
 
 template <std::size_t N> struct broadcast_plan {
   static constexpr int max_rank = 16;

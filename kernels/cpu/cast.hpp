@@ -15,6 +15,7 @@
 
 #include "kernels/cpu/elementwise.hpp"
 #include "onyx/core/float8.hpp"
+#include "onyx/core/float_convert.hpp"
 #include "onyx/core/packed.hpp"
 #include "onyx/ops/cast.hpp"
 
@@ -62,7 +63,13 @@ template <class To, class From> void cast_elements(const tensor& x, tensor& y, c
   const From* xs = x.data<From>();
   To* ys = y.data<To>();
   parallel_for(pool, x.size(), elementwise_grain, [&](std::int64_t b, std::int64_t e) {
-    for (std::int64_t i = b; i < e; ++i) ys[i] = convert_element<To>(xs[i]);
+    const auto n = static_cast<std::size_t>(e - b);
+    if constexpr (std::is_same_v<To, float> && (std::is_same_v<From, float16_t> || std::is_same_v<From, bfloat16_t>))
+      onyx::widen(std::span<const From>(xs + b, n), std::span<float>(ys + b, n));
+    else if constexpr (std::is_same_v<From, float> && (std::is_same_v<To, float16_t> || std::is_same_v<To, bfloat16_t>))
+      onyx::narrow(std::span<const float>(xs + b, n), std::span<To>(ys + b, n));
+    else
+      for (std::int64_t i = b; i < e; ++i) ys[i] = convert_element<To>(xs[i]);
   });
 }
 
@@ -108,8 +115,15 @@ inline bool decode_block(const tensor& x, std::int64_t b, std::int64_t n, double
       case dtype::float8e4m3fnuz:
       case dtype::float8e5m2:
       case dtype::float8e5m2fnuz:
-        return floats([&](std::int64_t i) { return static_cast<double>(float8_to_float(bytes[i], x.type())); });
-      case dtype::float8e8m0: return floats([&](std::int64_t i) { return static_cast<double>(float8e8m0_to_float(bytes[i])); });
+      case dtype::float8e8m0: {
+        float wide[256];
+        for (std::int64_t s = 0; s < n; s += 256) {
+          const auto m = static_cast<std::size_t>(std::min<std::int64_t>(256, n - s));
+          onyx::widen(std::span<const std::uint8_t>(bytes + b + s, m), x.type(), std::span<float>(wide, m));
+          for (std::size_t i = 0; i < m; ++i) f[s + static_cast<std::int64_t>(i)] = wide[i];
+        }
+        return false;
+      }
       case dtype::float4e2m1:
         return floats([&](std::int64_t i) { return static_cast<double>(float4e2m1_to_float(packed_get(bytes, 4, i))); });
       case dtype::int4: return ints([&](std::int64_t i) { return sign_extend(packed_get(bytes, 4, i), 4); });
@@ -194,7 +208,8 @@ inline status cast_through_codecs(const tensor& x, tensor& y, const cast_options
   if (storage_bytes(y.type(), y.size()) > 0) std::memset(y.raw(), 0, y.bytes());  // zero the padding bits
   constexpr std::int64_t block = 256;  // a multiple of every packing, so blocks own whole bytes
   std::int64_t blocks = (x.size() + block - 1) / block;
-  parallel_for(pool, blocks, std::max<std::int64_t>(1, elementwise_grain / block), [&](std::int64_t first, std::int64_t last) {
+  // A block: 256 elements, about 4 units each (decode to double, encode).
+  parallel_for(pool, blocks, grain_for(4 * block), [&](std::int64_t first, std::int64_t last) {
     double f[block];
     std::int64_t k[block];
     for (std::int64_t blk = first; blk < last; ++blk) {

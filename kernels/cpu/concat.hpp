@@ -21,7 +21,7 @@ template <class E> status concat(const call<ops::Concat>& c) {
   }
   const std::int64_t row = y.shape()[axis] * inner;
   E* dst = y.data<E>();
-  parallel_for(c.pool(), outer, std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(row, 1)),
+  parallel_for(c.pool(), outer, grain_for(row),  // copies a row
                [&](std::int64_t b, std::int64_t e) {
                  for (std::int64_t o = b; o < e; ++o) {
                    E* d = dst + o * row;

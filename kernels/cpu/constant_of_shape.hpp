@@ -15,7 +15,8 @@ template <> struct kernel<ops::ConstantOfShape, cpu> {
     kernels::cpu::with_element(y.type(), [&]<class E>() {
       E fill = v.empty() ? E{} : v.data<E>()[0];
       E* d = y.data<E>();
-      parallel_for(c.pool(), y.size(), 1 << 16, [&](std::int64_t b, std::int64_t e) { std::fill(d + b, d + e, fill); });
+      parallel_for(c.pool(), y.size(), grain_for(1),
+                   [&](std::int64_t b, std::int64_t e) { std::fill(d + b, d + e, fill); });
     });
     return ok();
   }

@@ -27,7 +27,7 @@ status cumulative(const tensor& x, const tensor& axis_t, tensor& y, const ops::d
   const T* xs = x.data<T>();
   T* ys = y.data<T>();
   const A identity = Product ? A{1} : A{0};
-  parallel_for(pool, outer, std::max<std::int64_t>(1, elementwise_grain / std::max<std::int64_t>(1, n * inner)),
+  parallel_for(pool, outer, grain_for(n * inner),  // an add per element
                [&](std::int64_t b, std::int64_t e) {
                  std::vector<A> acc(static_cast<std::size_t>(inner));
                  for (std::int64_t o = b; o < e; ++o) {

@@ -83,7 +83,8 @@ template <class E> status copy_input(const kernel_call& c) {
   if (y.raw() == x.raw()) return ok();
   const E* src = x.data<E>();
   E* dst = y.data<E>();
-  parallel_for(c.pool(), y.size(), 1 << 16, [&](std::int64_t b, std::int64_t e) { copy_n(src + b, e - b, dst + b); });
+  parallel_for(c.pool(), y.size(), grain_for(1),
+               [&](std::int64_t b, std::int64_t e) { copy_n(src + b, e - b, dst + b); });
   return ok();
 }
 
@@ -130,7 +131,7 @@ void strided_copy(const E* src, E* dst, extents dims, std::vector<std::int64_t> 
       constexpr std::int64_t tile = 32;
       const std::int64_t tiles_m = (m + tile - 1) / tile, tiles_n = (n + tile - 1) / tile;
       const std::int64_t batch = element_count(extents(dims.begin(), dims.end() - 2));
-      parallel_for(pool, batch * tiles_m * tiles_n, 4, [&](std::int64_t b, std::int64_t e) {
+      parallel_for(pool, batch * tiles_m * tiles_n, grain_for(tile * tile), [&](std::int64_t b, std::int64_t e) {
         for (std::int64_t t = b; t < e; ++t) {
           std::int64_t bi = t / (tiles_m * tiles_n), ti = (t / tiles_n) % tiles_m, tj = t % tiles_n;
           std::int64_t off = 0, rest = bi;
@@ -150,7 +151,7 @@ void strided_copy(const E* src, E* dst, extents dims, std::vector<std::int64_t> 
   }
 
   const std::int64_t rows = element_count(extents(dims.begin(), dims.end() - 1));
-  parallel_for(pool, rows, std::max<std::int64_t>(1, 4096 / n), [&](std::int64_t b, std::int64_t e) {
+  parallel_for(pool, rows, grain_for(n), [&](std::int64_t b, std::int64_t e) {
     // Offset of row b by division, then an odometer step per row.
     std::vector<std::int64_t> idx(r - 1);
     std::int64_t off = 0, rest = b;

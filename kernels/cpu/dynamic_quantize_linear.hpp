@@ -19,7 +19,7 @@ template <> struct kernel<ops::DynamicQuantizeLinear, cpu> {
     const float* xs = x.data<float>();
     float lo = 0, hi = 0;
     std::mutex merge;
-    parallel_for(c.pool(), x.size(), 1 << 16, [&](std::int64_t b, std::int64_t e) {
+    parallel_for(c.pool(), x.size(), grain_for(1), [&](std::int64_t b, std::int64_t e) {
       float l = 0, h = 0;
       for (std::int64_t i = b; i < e; ++i) l = std::min(l, xs[i]), h = std::max(h, xs[i]);
       std::lock_guard lock(merge);
@@ -28,7 +28,8 @@ template <> struct kernel<ops::DynamicQuantizeLinear, cpu> {
     const float scale = (hi == lo ? 1.0f : hi - lo) / 255.0f;
     const float zero = std::nearbyint(std::clamp(0.0f - lo / scale, 0.0f, 255.0f));
     std::uint8_t* ys = c.output(0).data<std::uint8_t>();
-    parallel_for(c.pool(), x.size(), 1 << 15, [&](std::int64_t b, std::int64_t e) {
+    // An element: a division and a rounding.
+    parallel_for(c.pool(), x.size(), grain_for(2), [&](std::int64_t b, std::int64_t e) {
       for (std::int64_t i = b; i < e; ++i)
         ys[i] = static_cast<std::uint8_t>(std::clamp(std::nearbyint(xs[i] / scale) + zero, 0.0f, 255.0f));
     });

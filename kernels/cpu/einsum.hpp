@@ -75,7 +75,7 @@ template <class T> status einsum(const kernel_call& c, const std::string& equati
   T* ys = y.data<T>();
   std::int64_t total = element_count(p.out_sizes), summed = element_count(p.sum_sizes);
   std::size_t ro = p.out_sizes.size(), rs = p.sum_sizes.size();
-  parallel_for(c.pool(), total, std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(1, summed * n)),
+  parallel_for(c.pool(), total, grain_for(summed * n),  // n loads per summed term
                [&](std::int64_t b, std::int64_t e) {
                  std::vector<std::int64_t> base(n), off(n), idx(rs);
                  for (std::int64_t o = b; o < e; ++o) {

@@ -20,7 +20,7 @@ template <class E, class I> status gather(const call<ops::Gather>& c) {
     if (ind[j] < -n || ind[j] >= n) return index_error("index", ind[j], j, idx.shape(), n);
   const E* src = x.data<E>();
   E* dst = c.output(0).data<E>();
-  parallel_for(c.pool(), outer * k, std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(inner, 1)),
+  parallel_for(c.pool(), outer * k, grain_for(inner),  // copies inner elements
                [&](std::int64_t b, std::int64_t e) {
                  for (std::int64_t t = b; t < e; ++t) {
                    std::int64_t o = t / k, v = ind[t % k];

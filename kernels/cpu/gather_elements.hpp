@@ -32,7 +32,8 @@ template <class E, class I> status gather_elements(const call<ops::GatherElement
   const std::size_t r = shape.size();
   const E* src = x.data<E>();
   E* dst = c.output(0).data<E>();
-  parallel_for(c.pool(), idx.size(), 4096, [&](std::int64_t b, std::int64_t e) {
+  // An element: an odometer step and a gathered load, about 8 units.
+  parallel_for(c.pool(), idx.size(), grain_for(8), [&](std::int64_t b, std::int64_t e) {
     std::vector<std::int64_t> coord(r);
     std::int64_t rest = b, off = 0;  // off: offset without the axis term
     for (std::size_t k = r; k-- > 0;) {

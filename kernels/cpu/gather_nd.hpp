@@ -43,7 +43,7 @@ template <class E> status gather_nd(const call<ops::GatherND>& c) {
   const std::int64_t slice = element_count(extents(x.shape().begin() + static_cast<std::ptrdiff_t>(b + k), x.shape().end()));
   const E* src = x.data<E>();
   E* dst = c.output(0).data<E>();
-  parallel_for(c.pool(), static_cast<std::int64_t>(off.size()), std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(slice, 1)),
+  parallel_for(c.pool(), static_cast<std::int64_t>(off.size()), grain_for(slice),  // copies a slice
                [&](std::int64_t lo, std::int64_t hi) {
                  for (std::int64_t t = lo; t < hi; ++t) copy_n(src + off[t], slice, dst + t * slice);
                });

@@ -68,7 +68,8 @@ template <class T> status grid_sample(const call<ops::GridSample>& c) {
   std::vector<double> g = decode_all(grid);
   const T* xs = x.data<T>();
   T* ys = y.data<T>();
-  parallel_for(c.pool(), n * points, 64, [&](std::int64_t first, std::int64_t last) {
+  // A point: ch * combos taps, about 4 units each (bounds test, load, double FMA).
+  parallel_for(c.pool(), n * points, grain_for(4 * ch * combos), [&](std::int64_t first, std::int64_t last) {
     std::vector<double> w(r * 4);
     std::vector<std::int64_t> idx(r * 4);
     std::vector<bool> valid(r * 4);

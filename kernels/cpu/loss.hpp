@@ -9,42 +9,12 @@
 #include <cmath>
 #include <vector>
 
+#include "onyx/core/float_convert.hpp"
 #include "onyx/ops/negative_log_likelihood_loss.hpp"
 #include "onyx/ops/softmax_cross_entropy_loss.hpp"
 #include "onyx/registry/kernel.hpp"
 
 namespace onyx::kernels::cpu::loss_detail {
-
-inline void widen(const tensor& t, std::vector<double>& v) {
-  v.resize(static_cast<std::size_t>(t.size()));
-  auto copy = [&](auto tag) {
-    using T = decltype(tag);
-    const T* p = t.data<T>();
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(load(p[i]));
-  };
-  switch (t.type()) {
-    case dtype::float32: copy(float{}); break;
-    case dtype::float64: copy(double{}); break;
-    case dtype::float16: copy(float16_t{}); break;
-    case dtype::bfloat16: copy(bfloat16_t{}); break;
-    default: break;
-  }
-}
-
-inline void narrow(const std::vector<double>& v, tensor& t) {
-  auto copy = [&](auto tag) {
-    using T = decltype(tag);
-    T* p = t.data<T>();
-    for (std::size_t i = 0; i < v.size(); ++i) p[i] = store<T>(v[i]);
-  };
-  switch (t.type()) {
-    case dtype::float32: copy(float{}); break;
-    case dtype::float64: copy(double{}); break;
-    case dtype::float16: copy(float16_t{}); break;
-    case dtype::bfloat16: copy(bfloat16_t{}); break;
-    default: break;
-  }
-}
 
 /// Loss of log-probabilities `logp` [N, C, D] against `target` [N, D].
 inline status nll(const kernel_call& c, const std::vector<double>& logp, std::int64_t N, std::int64_t C,
@@ -59,7 +29,8 @@ inline status nll(const kernel_call& c, const std::vector<double>& logp, std::in
     return status(errc::invalid_argument, "target " + to_string(t.shape()) + " does not match the input's [N, d...]");
   std::vector<double> weight;
   if (c.has_input(2)) {
-    widen(c.input(2), weight);
+    weight.resize(static_cast<std::size_t>(c.input(2).size()));
+    onyx::widen(c.input(2), std::span<double>(weight));
     if (static_cast<std::int64_t>(weight.size()) != C)
       return status(errc::invalid_argument, "weight must have C = " + std::to_string(C) + " values");
   }
@@ -82,11 +53,12 @@ inline status nll(const kernel_call& c, const std::vector<double>& logp, std::in
     }
   tensor& out = c.output(0);
   if (reduction == "none") {
-    narrow(loss, out);
+    onyx::narrow(std::span<const double>(loss), out);
   } else {
     double sum = 0;
     for (double v : loss) sum += v;
-    narrow({reduction == "sum" ? sum : sum / wsum}, out);
+    const double reduced = reduction == "sum" ? sum : sum / wsum;
+    onyx::narrow(std::span<const double>(&reduced, 1), out);
   }
   return ok();
 }
@@ -100,16 +72,16 @@ inline void split_shape(const tensor& x, std::int64_t& N, std::int64_t& C, std::
 inline status nll_loss(const call<ops::NegativeLogLikelihoodLoss>& c) {
   std::int64_t N, C, D;
   split_shape(c.input(0), N, C, D);
-  std::vector<double> x;
-  widen(c.input(0), x);
+  std::vector<double> x(static_cast<std::size_t>(c.input(0).size()));
+  onyx::widen(c.input(0), std::span<double>(x));
   return nll(c, x, N, C, D, c.attrs().ignore_index, c.attrs().reduction);
 }
 
 inline status sce_loss(const call<ops::SoftmaxCrossEntropyLoss>& c) {
   std::int64_t N, C, D;
   split_shape(c.input(0), N, C, D);
-  std::vector<double> x;
-  widen(c.input(0), x);
+  std::vector<double> x(static_cast<std::size_t>(c.input(0).size()));
+  onyx::widen(c.input(0), std::span<double>(x));
   for (std::int64_t n = 0; n < N; ++n)
     for (std::int64_t d = 0; d < D; ++d) {
       double* base = x.data() + n * C * D + d;
@@ -119,7 +91,7 @@ inline status sce_loss(const call<ops::SoftmaxCrossEntropyLoss>& c) {
       const double ls = m + std::log(sum);
       for (std::int64_t k = 0; k < C; ++k) base[k * D] -= ls;
     }
-  if (c.has_output(1)) narrow(x, c.output(1));
+  if (c.has_output(1)) onyx::narrow(std::span<const double>(x), c.output(1));
   return nll(c, x, N, C, D, c.attrs().ignore_index, c.attrs().reduction);
 }
 

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <vector>
 
+#include "onyx/core/float_convert.hpp"
 #include "onyx/ops/batch_normalization.hpp"
 #include "onyx/ops/group_normalization.hpp"
 #include "onyx/ops/instance_normalization.hpp"
@@ -28,18 +29,7 @@ namespace onyx::kernels::cpu::norm_detail {
 /// A float tensor's values as doubles, whatever its float type.
 inline std::vector<double> as_doubles(const tensor& t) {
   std::vector<double> v(static_cast<std::size_t>(t.size()));
-  auto read = [&](auto tag) {
-    using T = decltype(tag);
-    const T* p = t.data<T>();
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(load(p[i]));
-  };
-  switch (t.type()) {
-    case dtype::float32: read(float{}); break;
-    case dtype::float64: read(double{}); break;
-    case dtype::float16: read(float16_t{}); break;
-    case dtype::bfloat16: read(bfloat16_t{}); break;
-    default: break;
-  }
+  onyx::widen(t, std::span<double>(v));
   return v;
 }
 
@@ -48,7 +38,7 @@ inline std::vector<double> as_doubles(const tensor& t) {
 template <class T, class Affine>
 void normalize_rows(const T* x, T* y, std::int64_t rows, std::int64_t len, double eps, const thread_pool* pool,
                     const Affine& affine, float* mean_out = nullptr, float* inv_std_out = nullptr) {
-  parallel_for(pool, rows, std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(len, 1)),
+  parallel_for(pool, rows, grain_for(3 * len),  // mean, variance, write
                [&](std::int64_t b, std::int64_t e) {
                  for (std::int64_t r = b; r < e; ++r) {
                    const T* xr = x + r * len;
@@ -78,7 +68,7 @@ template <class T>
 void channel_affine(const T* x, T* y, std::int64_t N, std::int64_t C, std::int64_t plane, const std::vector<double>& a,
                     const std::vector<double>& b, const thread_pool* pool) {
   using A = std::conditional_t<std::is_same_v<T, double>, double, float>;
-  parallel_for(pool, N * C, std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(plane, 1)),
+  parallel_for(pool, N * C, grain_for(plane),  // an FMA per element
                [&](std::int64_t lo, std::int64_t hi) {
                  for (std::int64_t nc = lo; nc < hi; ++nc) {
                    const A s = static_cast<A>(a[nc % C]), t = static_cast<A>(b[nc % C]);
@@ -239,7 +229,7 @@ template <class T> status lp_norm(const call<ops::LpNormalization>& c) {
   const bool l1 = c.attrs().p == 1;
   const T* xp = x.data<T>();
   T* yp = c.output(0).data<T>();
-  parallel_for(c.pool(), outer * inner, 256, [&](std::int64_t lo, std::int64_t hi) {
+  parallel_for(c.pool(), outer * inner, grain_for(2 * len), [&](std::int64_t lo, std::int64_t hi) {
     for (std::int64_t q = lo; q < hi; ++q) {
       const std::int64_t base = (q / inner) * len * inner + q % inner;
       double norm = 0;

@@ -56,7 +56,7 @@ template <class E> status pad(const call<ops::Pad>& c) {
   std::int64_t len = std::clamp<std::int64_t>(std::min(n, p.begin[r - 1] + x.dim(r - 1)) - lo, 0, n);
   const E* src = x.data<E>();
   E* dst = y.data<E>();
-  parallel_for(c.pool(), rows, std::max<std::int64_t>(1, 4096 / n), [&](std::int64_t b, std::int64_t e) {
+  parallel_for(c.pool(), rows, grain_for(n), [&](std::int64_t b, std::int64_t e) {
     for (std::int64_t row = b; row < e; ++row) {
       E* d = dst + row * n;
       std::int64_t rest = row, off = 0;

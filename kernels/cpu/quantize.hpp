@@ -48,7 +48,8 @@ void map_quantized(const tensor& x, tensor& y, const ops::detail::quant_layout& 
   if (y.bytes() > 0) std::memset(y.raw(), 0, y.bytes());  // padding bits of packed outputs
   constexpr std::int64_t block = 256;
   std::int64_t blocks = (x.size() + block - 1) / block;
-  parallel_for(pool, blocks, 16, [&](std::int64_t first, std::int64_t last) {
+  // A block: 256 elements, about 4 units each (decode, scale, round, encode).
+  parallel_for(pool, blocks, grain_for(4 * block), [&](std::int64_t first, std::int64_t last) {
     double v[block], r[block];
     std::int64_t k[block];
     for (std::int64_t blk = first; blk < last; ++blk) {

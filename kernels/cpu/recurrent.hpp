@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kernels/cpu/sgemm.hpp"
+#include "onyx/core/float_convert.hpp"
 #include "onyx/ops/gru.hpp"
 #include "onyx/ops/lstm.hpp"
 #include "onyx/ops/rnn.hpp"
@@ -105,24 +106,11 @@ struct config {
   bool linear_before_reset = false, input_forget = false;
 };
 
-inline std::vector<float> widen(const tensor& t) {
+/// A float32 copy of `t` (float32 or float16).
+inline std::vector<float> as_floats(const tensor& t) {
   std::vector<float> v(static_cast<std::size_t>(t.size()));
-  if (t.type() == dtype::float32) {
-    std::copy_n(t.data<float>(), v.size(), v.begin());
-  } else if (t.type() == dtype::float16) {
-    const float16_t* p = t.data<float16_t>();
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = to_float(p[i]);
-  }
+  onyx::widen(t, std::span<float>(v));
   return v;
-}
-
-inline void narrow(const std::vector<float>& v, tensor& t) {
-  if (t.type() == dtype::float32) {
-    std::copy(v.begin(), v.end(), t.data<float>());
-  } else if (t.type() == dtype::float16) {
-    float16_t* p = t.data<float16_t>();
-    for (std::size_t i = 0; i < v.size(); ++i) p[i] = to_float16(v[i]);
-  }
 }
 
 /// Inputs: X, W, R, B, sequence_lens, initial_h, [initial_c, P]; outputs
@@ -163,13 +151,13 @@ inline status run(const kernel_call& c, const config& cfg) {
       len[static_cast<std::size_t>(b)] = l;
     }
 
-  const auto xf = widen(x), wf = widen(w), rf = widen(r);
-  const auto bf = bias ? widen(*bias) : std::vector<float>(static_cast<std::size_t>(dirs * 2 * GH), 0.0f);
-  const auto pf = peep ? widen(*peep) : std::vector<float>(static_cast<std::size_t>(dirs * 3 * H), 0.0f);
+  const auto xf = as_floats(x), wf = as_floats(w), rf = as_floats(r);
+  const auto bf = bias ? as_floats(*bias) : std::vector<float>(static_cast<std::size_t>(dirs * 2 * GH), 0.0f);
+  const auto pf = peep ? as_floats(*peep) : std::vector<float>(static_cast<std::size_t>(dirs * 3 * H), 0.0f);
   auto state0 = [&](const tensor* s) {
     std::vector<float> v(static_cast<std::size_t>(dirs * Bn * H), 0.0f);
     if (!s) return v;
-    auto raw = widen(*s);
+    auto raw = as_floats(*s);
     for (int d = 0; d < dirs; ++d)
       for (std::int64_t b = 0; b < Bn; ++b)  // layout 1 stores [B, dirs, H]
         std::copy_n(raw.data() + (cfg.layout ? (b * dirs + d) : (d * Bn + b)) * H, H, v.data() + (d * Bn + b) * H);
@@ -246,14 +234,14 @@ inline status run(const kernel_call& c, const config& cfg) {
       }
     }
   }
-  if (c.has_output(0)) narrow(y, c.output(0));
+  if (c.has_output(0)) onyx::narrow(std::span<const float>(y), c.output(0));
   auto write_state = [&](int i, const std::vector<float>& s) {
     if (!c.has_output(i)) return;
     std::vector<float> v(s.size());
     for (int d = 0; d < dirs; ++d)
       for (std::int64_t b = 0; b < Bn; ++b)
         std::copy_n(s.data() + (d * Bn + b) * H, H, v.data() + (cfg.layout ? (b * dirs + d) : (d * Bn + b)) * H);
-    narrow(v, c.output(i));
+    onyx::narrow(std::span<const float>(v), c.output(i));
   };
   write_state(1, hs);
   if (cfg.kind == cell::lstm) write_state(2, cs);

@@ -183,7 +183,7 @@ void reduce(const T* x, T* y, const reduce_plan& p, const thread_pool* pool) {
       }
     });
   } else {
-    parallel_for(pool, p.outer, std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(reds * p.run, 1)),
+    parallel_for(pool, p.outer, grain_for(reds * p.run),  // an accumulate per element
                  [&](std::int64_t b, std::int64_t e) {
                    for (std::int64_t o = b; o < e; ++o) {
                      const T* base = x + offset_of(o, p.kept_dims, p.kept_strides);

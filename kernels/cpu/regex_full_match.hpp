@@ -26,7 +26,8 @@ template <> struct kernel<ops::RegexFullMatch, cpu> {
     const std::regex& re = c.state<std::regex>();
     const std::string* x = c.input(0).data<std::string>();
     bool* y = c.output(0).data<bool>();
-    parallel_for(c.pool(), c.input(0).size(), 64, [&](std::int64_t b, std::int64_t e) {
+    // A string: std::regex_match of a short string, about 512 units.
+    parallel_for(c.pool(), c.input(0).size(), grain_for(512), [&](std::int64_t b, std::int64_t e) {
       for (std::int64_t i = b; i < e; ++i) y[i] = std::regex_match(x[i], re);
     });
     return ok();

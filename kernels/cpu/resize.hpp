@@ -154,7 +154,7 @@ void resize_nearest(const tensor& x, tensor& y, const std::vector<std::vector<st
   E* dst = y.data<E>();
   const std::int64_t* last = tables[r - 1].data();
   const std::int64_t last_stride = xs[r - 1];
-  parallel_for(pool, rows, std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(width, 1)),
+  parallel_for(pool, rows, grain_for(width),  // a row
                [&](std::int64_t b, std::int64_t e) {
                  for (std::int64_t row = b; row < e; ++row) {
                    std::int64_t off = 0, rem = row;
@@ -181,7 +181,7 @@ template <class A, class In, class Out>
 void resize_pass(const In* src, Out* dst, std::int64_t outer, std::int64_t n_in, std::int64_t inner,
                  const tap_table& tt, std::int64_t n_out, A fill, const thread_pool* pool) {
   std::vector<A> w(tt.weight.begin(), tt.weight.end());
-  parallel_for(pool, outer * n_out, std::max<std::int64_t>(1, 8192 / std::max<std::int64_t>(inner * tt.n, 1)),
+  parallel_for(pool, outer * n_out, grain_for(inner * tt.n),  // taps per element
                [&](std::int64_t b, std::int64_t e) {
                  std::vector<A> acc(static_cast<std::size_t>(inner));
                  for (std::int64_t p = b; p < e; ++p) {
@@ -217,7 +217,7 @@ void resize_planes(const T* src, T* dst, std::int64_t planes, std::int64_t h_in,
                    const tap_table& ty, const tap_table& tx, std::int64_t h_out, std::int64_t w_out, A fill,
                    const thread_pool* pool) {
   std::vector<A> wy(ty.weight.begin(), ty.weight.end()), wx(tx.weight.begin(), tx.weight.end());
-  parallel_for(pool, planes * h_out, std::max<std::int64_t>(1, 8192 / std::max<std::int64_t>(w_in * ty.n, 1)),
+  parallel_for(pool, planes * h_out, grain_for(w_in * ty.n),  // taps per element
                [&](std::int64_t b, std::int64_t e) {
                  std::vector<A> row(static_cast<std::size_t>(w_in));
                  for (std::int64_t p = b; p < e; ++p) {

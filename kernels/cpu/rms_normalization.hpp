@@ -55,7 +55,7 @@ template <class T> status rms_norm(const call<ops::RMSNormalization>& c) {
   const double eps = c.attrs().epsilon;
   const T* xp = x.data<T>();
   T* yp = c.output(0).data<T>();
-  parallel_for(c.pool(), rows, std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(len, 1)),
+  parallel_for(c.pool(), rows, grain_for(2 * len),  // sum of squares, write
                [&](std::int64_t b, std::int64_t e) {
                  for (std::int64_t r = b; r < e; ++r) {
                    const T* xr = xp + r * len;

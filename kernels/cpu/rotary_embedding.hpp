@@ -49,7 +49,7 @@ template <class T> status rotate(const call<ops::RotaryEmbedding>& c) {
   const T *xp = x.data<T>(), *cp = cs.data<T>(), *sp = sn.data<T>();
   T* yp = c.output(0).data<T>();
   const bool inter = a.interleaved != 0;
-  parallel_for(c.pool(), B * S, 16, [&](std::int64_t lo, std::int64_t hi) {
+  parallel_for(c.pool(), B * S, grain_for(H * D), [&](std::int64_t lo, std::int64_t hi) {
     for (std::int64_t bs = lo; bs < hi; ++bs) {
       const std::int64_t b = bs / S, s = bs % S, row = pos ? pos[bs] : bs;
       const T *cr = cp + row * half, *sr = sp + row * half;

@@ -16,6 +16,7 @@
 
 #include <cmath>
 
+#include "onyx/core/float_convert.hpp"
 #include "onyx/ops/axes.hpp"
 
 namespace onyx::ops {
@@ -85,14 +86,7 @@ inline result<std::vector<resize_axis>> resize_geometry(const extents& in, const
 /// The values of a known float tensor (scales, roi) as doubles.
 inline std::vector<double> doubles_of(const tensor& t) {
   std::vector<double> v(static_cast<std::size_t>(t.size()));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    switch (t.type()) {
-      case dtype::float64: v[i] = t.data<double>()[i]; break;
-      case dtype::float16: v[i] = to_float(t.data<float16_t>()[i]); break;
-      case dtype::bfloat16: v[i] = to_float(t.data<bfloat16_t>()[i]); break;
-      default: v[i] = t.data<float>()[i]; break;
-    }
-  }
+  onyx::widen(t, std::span<double>(v));
   return v;
 }
 
