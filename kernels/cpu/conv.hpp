@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "kernels/cpu/sgemm.hpp"
+#include "onyx/core/float_convert.hpp"
 #include "onyx/core/parallel.hpp"
 #include "onyx/ops/conv.hpp"
 #include "onyx/ops/fused/conv.hpp"
@@ -289,7 +290,7 @@ void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
     const T* xg = x + ng * x_group;
     const T* b = xg;
     if (!g.pointwise) {
-      parallel_for(pool, g.K, 4,
+      parallel_for(pool, g.K, grain_for(g.P),  // a row of col: P copies
                    [&](std::int64_t r0, std::int64_t r1) { im2col(xg, g, 0, g.P, r0, r1, col + r0 * g.P); });
       b = col;
     }
@@ -310,11 +311,6 @@ inline std::vector<packed_a> pack_groups(const float* w, std::int64_t G, std::in
   return packed;
 }
 
-/// float16 to float32 into `out` (t.size() floats).
-inline void widen(const tensor& t, float* out) {
-  const float16_t* p = t.data<float16_t>();
-  for (std::int64_t i = 0; i < t.size(); ++i) out[i] = to_float(p[i]);
-}
 
 template <dtype D>
 result<conv_state> prepare(const ops::detail::conv_attributes& a, const prepare_info_base& p, float lo, float hi) {
@@ -330,7 +326,7 @@ result<conv_state> prepare(const ops::detail::conv_attributes& a, const prepare_
           s.packed = pack_groups(w->data<float>(), a.group, Mg, K);
         } else {
           std::vector<float> wf(static_cast<std::size_t>(w->size()));
-          widen(*w, wf.data());
+          onyx::widen(*w, std::span<float>(wf));
           s.packed = pack_groups(wf.data(), a.group, Mg, K);
         }
       }
@@ -416,11 +412,11 @@ status run(const kernel_call& c) {
     } else {
       float* xf = c.scratch_at<float>(cp.x32);
       float* wf = c.scratch_at<float>(cp.w32);
-      widen(x, xf);
-      widen(w, wf);
+      onyx::widen(x, std::span<float>(xf, static_cast<std::size_t>(x.size())));
+      onyx::widen(w, std::span<float>(wf, static_cast<std::size_t>(w.size())));
       if (has_bias) {
         float* bf = c.scratch_at<float>(cp.b32);
-        widen(c.input(2), bf);
+        onyx::widen(c.input(2), std::span<float>(bf, static_cast<std::size_t>(c.input(2).size())));
         bp = bf;
       }
       xp = xf;
@@ -433,8 +429,7 @@ status run(const kernel_call& c) {
       conv_driver(xp, yp, g, cp.split, c.scratch_at<float>(cp.col),
                   group_gemm<float>{cp.prepacked ? &s.packed : nullptr, wp, bp, s.lo, s.hi, g.Mg, g.K}, c.pool());
     if constexpr (D == dtype::float16) {
-      float16_t* out = y.data<float16_t>();
-      for (std::int64_t i = 0; i < y.size(); ++i) out[i] = to_float16(yp[i]);
+      onyx::narrow(std::span<const float>(yp, static_cast<std::size_t>(y.size())), y);
     }
     return ok();
   }

@@ -14,16 +14,15 @@
 
 #include "kernels/cpu/mat_mul.hpp"
 #include "kernels/cpu/sgemm.hpp"
+#include "onyx/core/float_convert.hpp"
 #include "onyx/ops/gemm.hpp"
 #include "onyx/registry/kernel.hpp"
 
 namespace onyx::kernels::cpu::gemm_detail {
 
-using matmul_detail::narrow;
 using matmul_detail::packed_state;
 using matmul_detail::plain_gemm;
 using matmul_detail::usable;
-using matmul_detail::widen;
 
 /// What `plan` fixes per shape: the problem sizes, C's broadcast, whether
 /// the prepared B fits, and the scratch offsets.
@@ -95,11 +94,11 @@ status run(const call<ops::Gemm>& c) {
   if constexpr (D == dtype::float16) {
     float* af = c.scratch_at<float>(g.a32);
     float* bf = c.scratch_at<float>(g.b32);
-    widen(a, af);
-    widen(b, bf);
+    onyx::widen(a, std::span<float>(af, static_cast<std::size_t>(a.size())));
+    onyx::widen(b, std::span<float>(bf, static_cast<std::size_t>(b.size())));
     if (has_c) {
       float* cf = c.scratch_at<float>(g.c32);
-      widen(c.input(2), cf);
+      onyx::widen(c.input(2), std::span<float>(cf, static_cast<std::size_t>(c.input(2).size())));
       cp = cf;
     }
     ap = af, bp = bf, yp = c.scratch_at<float>(g.y32);
@@ -144,7 +143,7 @@ status run(const call<ops::Gemm>& c) {
         }
       }
   }
-  if constexpr (D == dtype::float16) narrow(yp, y);
+  if constexpr (D == dtype::float16) onyx::narrow(std::span<const float>(yp, static_cast<std::size_t>(y.size())), y);
   return ok();
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kernels/cpu/sgemm.hpp"
+#include "onyx/core/float_convert.hpp"
 #include "onyx/core/parallel.hpp"
 #include "onyx/ops/mat_mul.hpp"
 #include "onyx/registry/kernel.hpp"
@@ -38,15 +39,6 @@ void plain_gemm(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t K
   }
 }
 
-/// float16 to float32 into `out` (t.size() floats), and back.
-inline void widen(const tensor& t, float* out) {
-  const float16_t* p = t.data<float16_t>();
-  for (std::int64_t i = 0; i < t.size(); ++i) out[i] = to_float(p[i]);
-}
-inline void narrow(const float* v, tensor& t) {
-  float16_t* p = t.data<float16_t>();
-  for (std::int64_t i = 0; i < t.size(); ++i) p[i] = to_float16(v[i]);
-}
 
 /// What prepare keeps: B packed for the SGEMM when it is a constant matrix.
 struct packed_state {
@@ -133,7 +125,7 @@ template <class T> status matmul_typed(const T* a, const T* b, T* y, const matmu
     }
   } else {
     if (s.shared_b) {
-      parallel_for(pool, s.M, std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(s.N * s.K, 1)),
+      parallel_for(pool, s.M, grain_for(s.N * s.K),  // a row of Y: N dot products of K
                    [&](std::int64_t lo, std::int64_t hi) {
                      plain_gemm(false, false, hi - lo, s.N, s.K, a + lo * s.K, s.K, b, s.N, y + lo * s.N, s.N);
                    });
@@ -183,10 +175,10 @@ template <dtype D> status matmul(const kernel_call& c) {
     float* af = c.scratch_at<float>(mp.a32);
     float* bf = c.scratch_at<float>(mp.b32);
     float* yf = c.scratch_at<float>(mp.y32);
-    widen(a, af);
-    widen(b, bf);
+    onyx::widen(a, std::span<float>(af, static_cast<std::size_t>(a.size())));
+    onyx::widen(b, std::span<float>(bf, static_cast<std::size_t>(b.size())));
     ONYX_TRY(matmul_typed<float>(af, bf, yf, mp.s, packed, c.pool()));
-    narrow(yf, y);
+    onyx::narrow(std::span<const float>(yf, static_cast<std::size_t>(y.size())), y);
     return ok();
   } else {
     using T = storage_t<D>;
@@ -204,7 +196,7 @@ template <dtype D> result<packed_state> prepare_b(const prepare_info_base& p, bo
         s.b = pack_b(trans_b, K, N, b->data<float>(), b->dim(1));
       } else {
         std::vector<float> bf(static_cast<std::size_t>(b->size()));
-        widen(*b, bf.data());
+        onyx::widen(*b, std::span<float>(bf));
         s.b = pack_b(trans_b, K, N, bf.data(), b->dim(1));
       }
     }

@@ -227,7 +227,7 @@ template <class T, kind K> status global(const kernel_call& c, double p = 2.0) {
   for (std::size_t d = 2; d < x.rank(); ++d) size *= x.dim(d);
   const T* xp = x.data<T>();
   T* yp = c.output(0).template data<T>();
-  parallel_for(c.pool(), x.dim(0) * x.dim(1), std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(size, 1)),
+  parallel_for(c.pool(), x.dim(0) * x.dim(1), grain_for(size),  // a plane
                [&](std::int64_t b, std::int64_t e) {
                  for (std::int64_t plane = b; plane < e; ++plane) {
                    const T* xs = xp + plane * size;
