@@ -50,8 +50,8 @@ struct conv_geometry {
 inline result<conv_geometry> make_conv_geometry(const ops::detail::conv_attributes& a, const extents& x,
                                                 const extents& w) {
   if (x.size() < 3 || w.size() != x.size())
-    return status(errc::invalid_argument, "Conv needs X of rank >= 3 and W of the same rank, got X " + to_string(x) +
-                                              " and W " + to_string(w));
+    return status(errc::invalid_argument,
+                  "Conv needs X of rank >= 3 and W of the same rank, got X " + to_string(x) + " and W " + to_string(w));
   conv_geometry g;
   const std::size_t spatial = x.size() - 2;
   if (spatial > 8) return status(errc::unsupported, "Conv supports at most 8 spatial axes");
@@ -62,8 +62,8 @@ inline result<conv_geometry> make_conv_geometry(const ops::detail::conv_attribut
   g.M = w[0];
   g.G = a.group;
   if (g.G < 1 || g.C != w[1] * g.G || g.M % g.G != 0)
-    return status(errc::invalid_argument, "X " + to_string(x) + " and W " + to_string(w) +
-                                              " do not agree with group " + std::to_string(g.G));
+    return status(errc::invalid_argument,
+                  "X " + to_string(x) + " and W " + to_string(w) + " do not agree with group " + std::to_string(g.G));
   g.Cg = w[1];
   g.Mg = g.M / g.G;
   g.pointwise = true;
@@ -187,16 +187,18 @@ void depthwise2d(const T* x, const T* w, const T* bias, T* y, const conv_geometr
 /// Y (Mg x width, row stride ldc) = W_g * B (K x width, row stride ldb) + bias, clamped.
 /// f32: the packed SGEMM (W packed at prepare time, else read in place by the
 /// unpacked SGEMM); f64: a plain product.
-template <class T> struct group_gemm;
+template <class T>
+struct group_gemm;
 
-template <> struct group_gemm<float> {
+template <>
+struct group_gemm<float> {
   const std::vector<packed_a>* packed;  // null: W not packed
   const float* w;
   const float* bias;
   float lo, hi;
   std::int64_t Mg, K;
-  void operator()(std::int64_t grp, const float* b, std::int64_t ldb, std::int64_t width, float* y,
-                  std::int64_t ldc, const thread_pool* pool) const {
+  void operator()(std::int64_t grp, const float* b, std::int64_t ldb, std::int64_t width, float* y, std::int64_t ldc,
+                  const thread_pool* pool) const {
     gemm_epilogue ep;
     if (bias) {
       ep.bias = bias + grp * Mg;
@@ -211,13 +213,14 @@ template <> struct group_gemm<float> {
   }
 };
 
-template <> struct group_gemm<double> {
+template <>
+struct group_gemm<double> {
   const double* w;
   const double* bias;
   float lo, hi;
   std::int64_t Mg, K;
-  void operator()(std::int64_t grp, const double* b, std::int64_t ldb, std::int64_t width, double* y,
-                  std::int64_t ldc, const thread_pool*) const {
+  void operator()(std::int64_t grp, const double* b, std::int64_t ldb, std::int64_t width, double* y, std::int64_t ldc,
+                  const thread_pool*) const {
     for (std::int64_t i = 0; i < Mg; ++i) {
       const double* wr = w + (grp * Mg + i) * K;
       double* yr = y + i * ldc;
@@ -234,12 +237,13 @@ template <> struct group_gemm<double> {
 
 /// The driver's work split for one shape, chosen by `plan`.
 struct conv_split {
-  bool tiled = true;              // tasks over images x groups x column tiles, one col tile per thread
-  std::int64_t tile = 0;          // columns per tile
-  std::int64_t tiles = 0;         // tiles per (image, group)
-  std::int64_t tasks = 0;         // N * G * tiles
-  std::int64_t slots = 1;         // threads: one col tile each (tiled)
-  std::int64_t col_elements = 0;  // scratch for col, in elements of T (0 when pointwise)
+  bool tiled = true;               // tasks over images x groups x column tiles, one col tile per thread
+  std::int64_t tile = 0;           // columns per tile
+  std::int64_t tiles = 0;          // tiles per (image, group)
+  std::int64_t tasks = 0;          // N * G * tiles
+  std::int64_t slots = 1;          // threads: one col tile each (tiled)
+  std::int64_t slot_elements = 0;  // distance between two threads' col tiles
+  std::int64_t col_elements = 0;   // scratch for col, in elements of T (0 when pointwise)
 };
 
 /// Tiles of about 32 Ki elements of col (128 KiB in f32) keep a tile of col
@@ -253,7 +257,10 @@ inline conv_split split_conv(const conv_geometry& g, std::int64_t threads) {
   s.tasks = g.N * g.G * s.tiles;
   s.tiled = s.tasks >= threads || threads == 1;
   s.slots = s.tiled ? threads : 1;
-  if (!g.pointwise) s.col_elements = s.tiled ? s.slots * g.K * s.tile : g.K * g.P;
+  // Tiles are about 32 Ki elements, so back to back they would sit a power of
+  // two apart and map to the same cache sets; one cache line more between them.
+  s.slot_elements = (g.K * s.tile + 15) / 16 * 16 + 16;
+  if (!g.pointwise) s.col_elements = s.tiled ? s.slots * s.slot_elements : g.K * g.P;
   return s;
 }
 
@@ -269,7 +276,7 @@ void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
     // One contiguous range of tasks per slot, as parallel_for would split them.
     parallel_for(pool, slots, 1, [&](std::int64_t b, std::int64_t e) {
       for (std::int64_t slot = b; slot < e; ++slot) {
-        T* cs = col ? col + slot * g.K * tile : nullptr;
+        T* cs = col ? col + slot * sp.slot_elements : nullptr;
         for (std::int64_t t = tasks * slot / slots; t < tasks * (slot + 1) / slots; ++t) {
           const std::int64_t ng = t / tiles, p0 = (t % tiles) * tile, p1 = std::min(p0 + tile, g.P);
           const T* xg = x + ng * x_group;
@@ -290,7 +297,9 @@ void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
     const T* xg = x + ng * x_group;
     const T* b = xg;
     if (!g.pointwise) {
-      parallel_for(pool, g.K, grain_for(g.P),  // a row of col: P copies
+      // A row of col is P taps, each a strided gather with a padding test:
+      // about 8 units of grain_for's vectorized-copy work.
+      parallel_for(pool, g.K, grain_for(8 * g.P),
                    [&](std::int64_t r0, std::int64_t r1) { im2col(xg, g, 0, g.P, r0, r1, col + r0 * g.P); });
       b = col;
     }
@@ -310,7 +319,6 @@ inline std::vector<packed_a> pack_groups(const float* w, std::int64_t G, std::in
   for (std::int64_t grp = 0; grp < G; ++grp) packed.push_back(pack_a(false, Mg, K, w + grp * Mg * K, K));
   return packed;
 }
-
 
 template <dtype D>
 result<conv_state> prepare(const ops::detail::conv_attributes& a, const prepare_info_base& p, float lo, float hi) {
@@ -387,8 +395,8 @@ status run(const kernel_call& c) {
   }
   const bool has_bias = c.has_input(2);
   if (has_bias && c.input(2).size() != g.M)
-    return status(errc::invalid_argument, "B has " + std::to_string(c.input(2).size()) + " values, expected " +
-                                              std::to_string(g.M));
+    return status(errc::invalid_argument,
+                  "B has " + std::to_string(c.input(2).size()) + " values, expected " + std::to_string(g.M));
 
   if constexpr (D == dtype::float64) {
     const double* b = has_bias ? c.input(2).data<double>() : nullptr;
@@ -441,26 +449,31 @@ status run(const kernel_call& c) {
 
 namespace onyx {
 
-template <> struct kernel<ops::Conv, cpu> {
+template <>
+struct kernel<ops::Conv, cpu> {
   static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
   using state = kernels::cpu::conv_detail::conv_state;
-  template <ops::signature S> static result<state> prepare(const prepare_info<ops::Conv>& p) {
+  template <ops::signature S>
+  static result<state> prepare(const prepare_info<ops::Conv>& p) {
     return kernels::cpu::conv_detail::prepare<S[0]>(p.attrs(), p, -std::numeric_limits<float>::infinity(),
-                                                   std::numeric_limits<float>::infinity());
+                                                    std::numeric_limits<float>::infinity());
   }
   template <ops::signature S>
   static result<planned<kernels::cpu::conv_detail::conv_plan>> plan(const plan_info<ops::Conv>& p) {
     return kernels::cpu::conv_detail::plan<S[0]>(p.attrs(), p);
   }
-  template <ops::signature S> static status run(const call<ops::Conv>& c) {
+  template <ops::signature S>
+  static status run(const call<ops::Conv>& c) {
     return kernels::cpu::conv_detail::run<S[0]>(c);
   }
 };
 
-template <> struct kernel<ops::fused::Conv, cpu> {
+template <>
+struct kernel<ops::fused::Conv, cpu> {
   static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
   using state = kernels::cpu::conv_detail::conv_state;
-  template <ops::signature S> static result<state> prepare(const prepare_info<ops::fused::Conv>& p) {
+  template <ops::signature S>
+  static result<state> prepare(const prepare_info<ops::fused::Conv>& p) {
     const auto& a = p.attrs();
     return kernels::cpu::conv_detail::prepare<S[0]>(a, p, a.activation.min, a.activation.max);
   }
@@ -468,7 +481,8 @@ template <> struct kernel<ops::fused::Conv, cpu> {
   static result<planned<kernels::cpu::conv_detail::conv_plan>> plan(const plan_info<ops::fused::Conv>& p) {
     return kernels::cpu::conv_detail::plan<S[0]>(p.attrs(), p);
   }
-  template <ops::signature S> static status run(const call<ops::fused::Conv>& c) {
+  template <ops::signature S>
+  static status run(const call<ops::fused::Conv>& c) {
     return kernels::cpu::conv_detail::run<S[0]>(c);
   }
 };

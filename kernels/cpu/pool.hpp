@@ -14,6 +14,7 @@
 #include <limits>
 #include <vector>
 
+#include "onyx/core/parallel.hpp"
 #include "onyx/ops/average_pool.hpp"
 #include "onyx/ops/global_average_pool.hpp"
 #include "onyx/ops/global_lp_pool.hpp"
@@ -21,24 +22,28 @@
 #include "onyx/ops/lp_pool.hpp"
 #include "onyx/ops/max_pool.hpp"
 #include "onyx/registry/kernel.hpp"
-#include "onyx/core/parallel.hpp"
 
 namespace onyx::kernels::cpu::pool_detail {
 
 enum class kind { max, average, lp };
 
 /// float for float16/float32, double for float64, the type itself for integers.
-template <class T> using acc_t = std::conditional_t<std::is_same_v<T, double>, double,
-                                                     std::conditional_t<std::is_integral_v<T>, T, float>>;
+template <class T>
+using acc_t =
+    std::conditional_t<std::is_same_v<T, double>, double, std::conditional_t<std::is_integral_v<T>, T, float>>;
 
 struct axis_taps {
   std::vector<std::int64_t> j0, j1, counted;  // per output index
 };
 
-template <class A, kind K> constexpr A initial() {
-  if constexpr (K != kind::max) return A(0);
-  else if constexpr (std::numeric_limits<A>::has_infinity) return -std::numeric_limits<A>::infinity();
-  else return std::numeric_limits<A>::lowest();
+template <class A, kind K>
+constexpr A initial() {
+  if constexpr (K != kind::max)
+    return A(0);
+  else if constexpr (std::numeric_limits<A>::has_infinity)
+    return -std::numeric_limits<A>::infinity();
+  else
+    return std::numeric_limits<A>::lowest();
 }
 
 /// Two spatial axes, max or average, no Indices output: the window is
@@ -58,8 +63,10 @@ void separable_2d(const T* xs, T* ys, const std::vector<axis_taps>& taps,
       A* r = row;
       for (std::int64_t w = 0; w < aw.in; ++w) {
         const A v = static_cast<A>(load(xr[w]));
-        if constexpr (K == kind::max) r[w] = v > r[w] ? v : r[w];
-        else r[w] += v;
+        if constexpr (K == kind::max)
+          r[w] = v > r[w] ? v : r[w];
+        else
+          r[w] += v;
       }
     }
     T* yr = ys + oh * aw.out;
@@ -68,8 +75,10 @@ void separable_2d(const T* xs, T* ys, const std::vector<axis_taps>& taps,
       A acc = initial<A, K>();
       for (std::int64_t kw = w0; kw < w1; ++kw) {
         const A v = row[base + kw * aw.dilation];
-        if constexpr (K == kind::max) acc = v > acc ? v : acc;
-        else acc += v;
+        if constexpr (K == kind::max)
+          acc = v > acc ? v : acc;
+        else
+          acc += v;
       }
       if constexpr (K == kind::average) {
         const std::int64_t div = include_pad ? taps[0].counted[oh] * taps[1].counted[ow] : (h1 - h0) * (w1 - w0);
@@ -88,8 +97,9 @@ struct pool_plan {
   std::vector<axis_taps> taps;  // per spatial axis
   std::int64_t in_size = 1, out_size = 1, planes = 0;
   std::int64_t in_stride[8] = {}, col_stride[8] = {};
-  std::int64_t slots = 1;  // separable path: one row buffer per thread
-  std::size_t row = 0;     // scratch offset of the row buffers (aw.in accumulators each)
+  std::int64_t slots = 1;       // separable path: one row buffer per thread
+  std::int64_t row_stride = 0;  // accumulators per thread's row (aw.in, rounded up to 128 bytes)
+  std::size_t row = 0;          // scratch offset of the row buffers
 };
 
 template <class T>
@@ -126,7 +136,11 @@ result<planned<pool_plan>> plan_windowed(const ops::detail::pool_attributes& a, 
     const std::int64_t threads = p.pool() ? p.pool()->size() : 1;
     pp.slots = std::max<std::int64_t>(1, std::min(threads, pp.planes));
     scratch_layout layout;
-    pp.row = layout.add<A>(pp.slots * axes[1].in);
+    // Each thread's row starts on its own 128-byte line pair, so two threads
+    // never write one cache line (false sharing cost the 2-thread pools 40%).
+    pp.row_stride =
+        (axes[1].in * static_cast<std::int64_t>(sizeof(A)) + 127) / 128 * 128 / static_cast<std::int64_t>(sizeof(A));
+    pp.row = layout.add<A>(pp.slots * pp.row_stride);
     r.scratch_bytes = layout.bytes;
   }
   return r;
@@ -157,7 +171,7 @@ status windowed(const ops::detail::pool_attributes& a, const kernel_call& c) {
     A* rows = c.scratch_at<A>(pp.row);
     parallel_for(c.pool(), slots, 1, [&](std::int64_t b, std::int64_t e) {
       for (std::int64_t slot = b; slot < e; ++slot) {
-        A* row = rows + slot * axes[1].in;
+        A* row = rows + slot * pp.row_stride;
         for (std::int64_t plane = planes * slot / slots; plane < planes * (slot + 1) / slots; ++plane)
           separable_2d<T, K>(xp + plane * in_size, yp + plane * out_size, taps, axes, include_pad, row);
       }
@@ -220,7 +234,8 @@ status windowed(const ops::detail::pool_attributes& a, const kernel_call& c) {
   return ok();
 }
 
-template <class T, kind K> status global(const kernel_call& c, double p = 2.0) {
+template <class T, kind K>
+status global(const kernel_call& c, double p = 2.0) {
   using A = acc_t<T>;
   const tensor& x = c.input(0);
   std::int64_t size = 1;
@@ -234,9 +249,12 @@ template <class T, kind K> status global(const kernel_call& c, double p = 2.0) {
                    A acc = K == kind::max ? -std::numeric_limits<A>::infinity() : A(0);
                    for (std::int64_t i = 0; i < size; ++i) {
                      const A v = static_cast<A>(load(xs[i]));
-                     if constexpr (K == kind::max) acc = v > acc ? v : acc;
-                     else if constexpr (K == kind::average) acc += v;
-                     else acc += static_cast<A>(std::pow(std::abs(static_cast<double>(v)), p));
+                     if constexpr (K == kind::max)
+                       acc = v > acc ? v : acc;
+                     else if constexpr (K == kind::average)
+                       acc += v;
+                     else
+                       acc += static_cast<A>(std::pow(std::abs(static_cast<double>(v)), p));
                    }
                    if constexpr (K == kind::average) acc = size ? acc / static_cast<A>(size) : A(0);
                    if constexpr (K == kind::lp) acc = static_cast<A>(std::pow(static_cast<double>(acc), 1.0 / p));
@@ -250,61 +268,72 @@ template <class T, kind K> status global(const kernel_call& c, double p = 2.0) {
 
 namespace onyx {
 
-template <> struct kernel<ops::MaxPool, cpu> {
+template <>
+struct kernel<ops::MaxPool, cpu> {
   template <ops::signature S>
   static result<planned<kernels::cpu::pool_detail::pool_plan>> plan(const plan_info<ops::MaxPool>& p) {
     return kernels::cpu::pool_detail::plan_windowed<storage_t<S[0]>>(p.attrs(), p,
                                                                      kernels::cpu::pool_detail::kind::max);
   }
   static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64 | dtypes::i8 | dtypes::u8};
-  template <ops::signature S> static status run(const call<ops::MaxPool>& c) {
+  template <ops::signature S>
+  static status run(const call<ops::MaxPool>& c) {
     if (c.attrs().storage_order != 0 && c.attrs().storage_order != 1)
       return status(errc::invalid_argument, "storage_order must be 0 or 1");
     return kernels::cpu::pool_detail::windowed<storage_t<S[0]>, kernels::cpu::pool_detail::kind::max>(c.attrs(), c);
   }
 };
 
-template <> struct kernel<ops::AveragePool, cpu> {
+template <>
+struct kernel<ops::AveragePool, cpu> {
   template <ops::signature S>
   static result<planned<kernels::cpu::pool_detail::pool_plan>> plan(const plan_info<ops::AveragePool>& p) {
     return kernels::cpu::pool_detail::plan_windowed<storage_t<S[0]>>(p.attrs(), p,
                                                                      kernels::cpu::pool_detail::kind::average);
   }
   static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
-  template <ops::signature S> static status run(const call<ops::AveragePool>& c) {
-    return kernels::cpu::pool_detail::windowed<storage_t<S[0]>, kernels::cpu::pool_detail::kind::average>(c.attrs(),
-                                                                                                           c);
+  template <ops::signature S>
+  static status run(const call<ops::AveragePool>& c) {
+    return kernels::cpu::pool_detail::windowed<storage_t<S[0]>, kernels::cpu::pool_detail::kind::average>(c.attrs(), c);
   }
 };
 
-template <> struct kernel<ops::LpPool, cpu> {
+template <>
+struct kernel<ops::LpPool, cpu> {
   template <ops::signature S>
   static result<planned<kernels::cpu::pool_detail::pool_plan>> plan(const plan_info<ops::LpPool>& p) {
     return kernels::cpu::pool_detail::plan_windowed<storage_t<S[0]>>(p.attrs(), p, kernels::cpu::pool_detail::kind::lp);
   }
   static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
-  template <ops::signature S> static status run(const call<ops::LpPool>& c) {
+  template <ops::signature S>
+  static status run(const call<ops::LpPool>& c) {
     return kernels::cpu::pool_detail::windowed<storage_t<S[0]>, kernels::cpu::pool_detail::kind::lp>(c.attrs(), c);
   }
 };
 
-template <> struct kernel<ops::GlobalAveragePool, cpu> {
+template <>
+struct kernel<ops::GlobalAveragePool, cpu> {
   static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
-  template <ops::signature S> static status run(const call<ops::GlobalAveragePool>& c) {
+  template <ops::signature S>
+  static status run(const call<ops::GlobalAveragePool>& c) {
     return kernels::cpu::pool_detail::global<storage_t<S[0]>, kernels::cpu::pool_detail::kind::average>(c);
   }
 };
 
-template <> struct kernel<ops::GlobalMaxPool, cpu> {
+template <>
+struct kernel<ops::GlobalMaxPool, cpu> {
   static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
-  template <ops::signature S> static status run(const call<ops::GlobalMaxPool>& c) {
+  template <ops::signature S>
+  static status run(const call<ops::GlobalMaxPool>& c) {
     return kernels::cpu::pool_detail::global<storage_t<S[0]>, kernels::cpu::pool_detail::kind::max>(c);
   }
 };
 
-template <> struct kernel<ops::GlobalLpPool, cpu> {
+template <>
+struct kernel<ops::GlobalLpPool, cpu> {
   static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
-  template <ops::signature S> static status run(const call<ops::GlobalLpPool>& c) {
+  template <ops::signature S>
+  static status run(const call<ops::GlobalLpPool>& c) {
     return kernels::cpu::pool_detail::global<storage_t<S[0]>, kernels::cpu::pool_detail::kind::lp>(c, c.attrs().p);
   }
 };

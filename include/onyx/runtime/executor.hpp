@@ -136,20 +136,24 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
       ranges.push_back({static_cast<int>(id), first[id], std::max(last[id], first[id]),
                         storage_bytes(t.type, element_count(*e))});
     }
-    // Scratch: live during its own step; its value field is -1 - step.
-    for (std::size_t s = 0; s < plan->steps.size(); ++s) {
-      const auto& sp = plan->step_plans[s];
-      if (sp.planned && sp.kernel.scratch_bytes > 0 && static_cast<int>(cg.nodes[plan->steps[s]].backend->device) == d)
-        ranges.push_back({-1 - static_cast<int>(s), static_cast<int>(s), static_cast<int>(s), sp.kernel.scratch_bytes});
-    }
     auto mp = plan_memory(ranges);
-    for (std::size_t i = 0; i < ranges.size(); ++i) {
-      if (ranges[i].value >= 0)
-        plan->offsets[ranges[i].value] = mp.offsets[i];
-      else
-        plan->step_plans[-1 - ranges[i].value].scratch_offset = mp.offsets[i];
+    for (std::size_t i = 0; i < ranges.size(); ++i) plan->offsets[ranges[i].value] = mp.offsets[i];
+    // Scratch lives during its own step only, so every step's scratch starts
+    // at one offset past the tensors: a kernel's per-thread buffers then sit
+    // at the same addresses from layer to layer and stay in that core's
+    // cache. (Placed among the tensors by liveness, each layer's im2col tiles
+    // landed on other, cold lines: 2 threads, Inception-v2 took 47.8 ms
+    // against 42.1 ms with per-call heap buffers.)
+    const std::size_t scratch_at = (mp.arena_bytes + tensor_alignment - 1) / tensor_alignment * tensor_alignment;
+    std::size_t scratch_bytes = 0;
+    for (std::size_t s = 0; s < plan->steps.size(); ++s) {
+      auto& sp = plan->step_plans[s];
+      if (sp.planned && sp.kernel.scratch_bytes > 0 && static_cast<int>(cg.nodes[plan->steps[s]].backend->device) == d) {
+        sp.scratch_offset = scratch_at;
+        scratch_bytes = std::max(scratch_bytes, sp.kernel.scratch_bytes);
+      }
     }
-    plan->arena_bytes[d] = mp.arena_bytes;
+    plan->arena_bytes[d] = scratch_bytes ? scratch_at + scratch_bytes : mp.arena_bytes;
   }
   return std::shared_ptr<const shaped_plan>(std::move(plan));
 }
