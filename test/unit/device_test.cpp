@@ -18,6 +18,7 @@
 #include "onyx/ops/max_pool.hpp"
 #include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"
+#include "temp_path.hpp"
 
 namespace onyx::test {
 
@@ -46,8 +47,10 @@ struct cpu_test {
 }  // namespace onyx::test
 
 namespace onyx {
-template <> struct kernel<ops::Relu, test::cpu_test> : kernel<ops::Relu, cpu> {};
-template <> struct kernel<ops::Add, test::cpu_test> : kernel<ops::Add, cpu> {};
+template <>
+struct kernel<ops::Relu, test::cpu_test> : kernel<ops::Relu, cpu> {};
+template <>
+struct kernel<ops::Add, test::cpu_test> : kernel<ops::Add, cpu> {};
 }  // namespace onyx
 
 namespace {
@@ -66,11 +69,12 @@ std::filesystem::path build_model() {
   auto conv = b.node("Conv", {x, w}, {{"pads", std::vector<std::int64_t>{1, 1, 1, 1}}});
   auto relu = b.node("Relu", {conv});
   auto shifted = b.node("Add", {relu, bias});
-  auto pooled = b.node("MaxPool", {shifted}, {{"kernel_shape", std::vector<std::int64_t>{3, 3}},
-                                              {"pads", std::vector<std::int64_t>{1, 1, 1, 1}}});
+  auto pooled =
+      b.node("MaxPool", {shifted},
+             {{"kernel_shape", std::vector<std::int64_t>{3, 3}}, {"pads", std::vector<std::int64_t>{1, 1, 1, 1}}});
   auto y = b.node("Add", {pooled, relu});
   b.output(y);
-  auto path = std::filesystem::temp_directory_path() / "onyx_device_test.onnx";
+  auto path = onyx::test::temp_path("onyx_device_test.onnx");
   REQUIRE(b.save(path).ok());
   return path;
 }

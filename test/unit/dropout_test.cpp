@@ -8,6 +8,7 @@
 #include "onyx/ops/elementwise_ops.hpp"
 #include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"
+#include "temp_path.hpp"
 
 using namespace onyx;
 
@@ -57,7 +58,7 @@ TEST_CASE("Dropout fails when training_mode is true at run time", "[elementwise]
   auto ratio = m.input("ratio", dtype::float32, {});
   auto training = m.input("training", dtype::boolean, {});
   m.output(m.node("Dropout", {x, ratio, training}));
-  auto path = std::filesystem::temp_directory_path() / "onyx_dropout_training_test.onnx";
+  auto path = onyx::test::temp_path("onyx_dropout_training_test.onnx");
   REQUIRE(m.save(path).ok());
   basic_session<registry<op_list<ops::Dropout>, backend_list<cpu>>> s(path, {.threads = 1});
   auto xt = tensor::from(std::vector<float>{1, 2, 3}, {3});

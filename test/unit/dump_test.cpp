@@ -11,6 +11,7 @@
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/session.hpp"
 #include "op_harness.hpp"
+#include "temp_path.hpp"
 
 namespace {
 
@@ -76,9 +77,9 @@ TEST_CASE("session_options::dump_stages writes the graph after each stage") {
   auto y = b.node("Conv", {x, w, bias}, {{"pads", std::vector<std::int64_t>{1, 1, 1, 1}}});
   auto r = b.node("Relu", {y});
   b.output(b.node("Reshape", {r, b.initializer("shape", tensor::from<std::int64_t>({1, -1}, {2}))}));
-  const auto model = std::filesystem::temp_directory_path() / "dump_stages.onnx";
+  const auto model = onyx::test::temp_path("dump_stages.onnx");
   REQUIRE(b.save(model).ok());
-  const auto dir = std::filesystem::temp_directory_path() / "onyx_dump_stages_test";
+  const auto dir = onyx::test::temp_path("onyx_dump_stages_test");
   std::filesystem::remove_all(dir);
 
   session s(model, {.threads = 1, .dump_stages = dir});

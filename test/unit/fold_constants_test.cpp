@@ -7,6 +7,7 @@
 #include "onyx/ops/relu.hpp"
 #include "onyx/registry/registry.hpp"
 #include "pass_harness.hpp"
+#include "temp_path.hpp"
 
 namespace {
 
@@ -86,7 +87,7 @@ TEST_CASE("fold_constants: a large ConstantOfShape and what reads it fold; the r
   auto ones = b.node("ConstantOfShape", {shape}, {{"value", tensor::from<float>({1.0f}, {1})}});
   auto twos = b.node("Add", {ones, ones});
   b.output(b.node("Mul", {x, twos}));
-  auto path = std::filesystem::temp_directory_path() / "fold_constants_cos.onnx";
+  auto path = onyx::test::temp_path("fold_constants_cos.onnx");
   REQUIRE(b.save(path).ok());
 
   auto r = test::infer_model(path);

@@ -16,6 +16,7 @@
 #include "onyx/session.hpp"
 #include "op_harness.hpp"
 #include "pass_harness.hpp"
+#include "temp_path.hpp"
 
 namespace {
 
@@ -40,7 +41,7 @@ std::filesystem::path build(const std::string& file, std::int64_t C, std::int64_
   if (bias) ins.push_back(b.initializer("b", random_tensor<T>({M}, -1, 1, 2)));
   auto y = b.node("Conv", ins, {{"pads", ints{1, 1, 1, 1}}, {"group", group}});
   then(b, y);
-  auto path = std::filesystem::temp_directory_path() / file;
+  auto path = onyx::test::temp_path(file);
   REQUIRE(b.save(path).ok());
   return path;
 }

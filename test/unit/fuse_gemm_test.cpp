@@ -7,6 +7,7 @@
 #include "onyx/session.hpp"
 #include "op_harness.hpp"
 #include "pass_harness.hpp"
+#include "temp_path.hpp"
 
 namespace {
 
@@ -35,7 +36,7 @@ std::filesystem::path build_product(
   auto y = b.node(op, {x, w}, attrs);
   auto c = b.initializer("c", random_tensor(bias_shape, -1, 1, 2));
   b.output(c_first ? b.node("Add", {c, y}) : b.node("Add", {y, c}));
-  auto path = std::filesystem::temp_directory_path() / file;
+  auto path = onyx::test::temp_path(file);
   REQUIRE(b.save(path).ok());
   return path;
 }

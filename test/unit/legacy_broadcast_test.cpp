@@ -25,24 +25,23 @@
 #include "onyx/ops/shape.hpp"
 #include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"
+#include "temp_path.hpp"
 
 namespace {
 
 using namespace onyx;
-using legacy_registry =
-    registry<op_list<ops::Add, ops::Sub, ops::Mul, ops::Div, ops::Pow, ops::PRelu, ops::Add_v1, ops::Sub_v1,
-                     ops::Mul_v1, ops::Div_v1, ops::Pow_v1, ops::PRelu_v1, ops::Shape, ops::Expand, ops::Concat,
-                     ops::Reshape, ops::Max, ops::Identity>,
-             backend_list<cpu>>;
+using legacy_registry = registry<op_list<ops::Add, ops::Sub, ops::Mul, ops::Div, ops::Pow, ops::PRelu, ops::Add_v1,
+                                         ops::Sub_v1, ops::Mul_v1, ops::Div_v1, ops::Pow_v1, ops::PRelu_v1, ops::Shape,
+                                         ops::Expand, ops::Concat, ops::Reshape, ops::Max, ops::Identity>,
+                                 backend_list<cpu>>;
 
 /// y = op(a, b) in an opset-6 model with the given attributes.
-tensor run_legacy(const char* op, const tensor& a, const tensor& b,
-                  graph::graph_builder::attributes attrs) {
+tensor run_legacy(const char* op, const tensor& a, const tensor& b, graph::graph_builder::attributes attrs) {
   graph::model_builder m{6};
   auto x = m.input("a", a.type(), a.shape());
   auto y = m.input("b", b.type(), b.shape());
   m.output(m.node(op, {x, y}, std::move(attrs)));
-  auto path = std::filesystem::temp_directory_path() / "onyx_legacy_broadcast_test.onnx";
+  auto path = onyx::test::temp_path("onyx_legacy_broadcast_test.onnx");
   REQUIRE(m.save(path).ok());
   basic_session<legacy_registry> s(path, {.threads = 1});
   auto out = s.run({{"a", a}, {"b", b}});
@@ -82,9 +81,9 @@ TEST_CASE("Add_v1 without axis aligns B as a suffix; a scalar B broadcasts", "[l
   test::require_close(run_legacy("Add", tensor::from(av, {2, 3, 4}), tensor::from(bv, {3, 4}), {{"broadcast", 1}}),
                       want, 0, 0);
   for (int i = 0; i < 24; ++i) want[i] = av[i] + 0.25;
-  test::require_close(
-      run_legacy("Add", tensor::from(av, {2, 3, 4}), tensor::from<double>({0.25}, {1}), {{"broadcast", 1}, {"axis", 0}}),
-      want, 0, 0);
+  test::require_close(run_legacy("Add", tensor::from(av, {2, 3, 4}), tensor::from<double>({0.25}, {1}),
+                                 {{"broadcast", 1}, {"axis", 0}}),
+                      want, 0, 0);
 }
 
 TEST_CASE("Pow_v1 aligns the exponent at axis", "[legacy]") {

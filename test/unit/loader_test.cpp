@@ -12,6 +12,7 @@
 #include "onyx/ops/add.hpp"
 #include "onyx/ops/relu.hpp"
 #include "onyx/runtime/session.hpp"
+#include "temp_path.hpp"
 
 namespace {
 
@@ -19,7 +20,7 @@ using namespace onyx;
 using small = registry<op_list<ops::Relu, ops::Add>, backend_list<cpu>>;
 namespace fs = std::filesystem;
 
-fs::path temp(const std::string& name) { return fs::temp_directory_path() / ("onyx_loader_test_" + name); }
+fs::path temp(const std::string& name) { return onyx::test::temp_path("loader_test_" + name); }
 
 status open_status(const fs::path& p) {
   auto s = basic_session<small>::open(p);

@@ -11,6 +11,7 @@
 #include "onyx/ops/swi_glu.hpp"
 #include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"
+#include "temp_path.hpp"
 
 using namespace onyx;
 
@@ -19,7 +20,8 @@ TEST_CASE("Shrink: hard and soft, float and int", "[misc]") {
   for (float bias : {0.0f, 1.5f}) {
     std::vector<float> want(x.size());
     for (std::size_t i = 0; i < x.size(); ++i) want[i] = x[i] < -1.5f ? x[i] + bias : x[i] > 1.5f ? x[i] - bias : 0.0f;
-    auto r = test::run_op<ops::Shrink>({tensor::from(x, {3, 37})}, {test::attr("lambd", 1.5f), test::attr("bias", bias)});
+    auto r =
+        test::run_op<ops::Shrink>({tensor::from(x, {3, 37})}, {test::attr("lambd", 1.5f), test::attr("bias", bias)});
     REQUIRE(r.ok());
     test::require_close((*r)[0], want, 0, 0);
   }
@@ -51,7 +53,7 @@ TEST_CASE("SwiGLU: A * sigmoid(alpha A) * B, no broadcasting", "[misc]") {
     auto a = m.input("A", dtype::float32, as);
     auto b = m.input("B", dtype::float32, bs);
     m.output(m.node("SwiGLU", {a, b}, {{"alpha", alpha}}));
-    auto path = std::filesystem::temp_directory_path() / "onyx_swiglu_test.onnx";
+    auto path = onyx::test::temp_path("onyx_swiglu_test.onnx");
     REQUIRE(m.save(path).ok());
     return path;
   };
@@ -73,6 +75,7 @@ TEST_CASE("SwiGLU: A * sigmoid(alpha A) * B, no broadcasting", "[misc]") {
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.error().message(), Catch::Contains("must have the same shape"));
   basic_session<swiglu_registry> symbolic(make({"n", 67}, {"m", 67}, 1.0f), {.threads = 1});
-  CHECK_THROWS_WITH(symbolic.run({{"A", tensor::from(av, shape)}, {"B", tensor::from(std::vector<float>(67), {1, 67})}}),
-                    Catch::Contains("must have the same shape"));
+  CHECK_THROWS_WITH(
+      symbolic.run({{"A", tensor::from(av, shape)}, {"B", tensor::from(std::vector<float>(67), {1, 67})}}),
+      Catch::Contains("must have the same shape"));
 }

@@ -8,6 +8,7 @@
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/session.hpp"
 #include "op_harness.hpp"
+#include "temp_path.hpp"
 
 namespace {
 
@@ -82,8 +83,8 @@ TEST_CASE("LRN", "[normalization]") {
             if (k >= 0 && k < C) sq += x[(n * C + k) * P + p] * x[(n * C + k) * P + p];
           y[(n * C + c) * P + p] = x[(n * C + c) * P + p] / std::pow(2.0 + 0.1 / size * sq, 0.6);
         }
-    auto r = onyx::test::run_op<ops::LRN>({tensor::from(f32(x), shape)},
-                                          {attr("size", size), attr("alpha", 0.1f), attr("beta", 0.6f), attr("bias", 2.0f)});
+    auto r = onyx::test::run_op<ops::LRN>({tensor::from(f32(x), shape)}, {attr("size", size), attr("alpha", 0.1f),
+                                                                          attr("beta", 0.6f), attr("bias", 2.0f)});
     REQUIRE(r.ok());
     onyx::test::require_close((*r)[0], f32(y), 1e-5, 1e-6);
   }
@@ -139,11 +140,12 @@ TEST_CASE("LayerNormalization with Mean and InvStdDev", "[normalization]") {
       moments(x, row * len, len, mean, var);
       mean_v.push_back(mean);
       inv_v.push_back(1 / std::sqrt(var + 1e-5));
-      for (std::int64_t k = 0; k < len; ++k) y[row * len + k] = (x[row * len + k] - mean) * inv_v.back() * s[k] + b[k % 17];
+      for (std::int64_t k = 0; k < len; ++k)
+        y[row * len + k] = (x[row * len + k] - mean) * inv_v.back() * s[k] + b[k % 17];
     }
     auto r = onyx::test::run_op<ops::LayerNormalization>(
-        {tensor::from(f32(x), shape), tensor::from(f32(s), block), tensor::from(f32(b), {17})},
-        {attr("axis", axis)}, 3);
+        {tensor::from(f32(x), shape), tensor::from(f32(s), block), tensor::from(f32(b), {17})}, {attr("axis", axis)},
+        3);
     INFO("axis " << axis);
     REQUIRE(r.ok());
     onyx::test::require_close((*r)[0], f32(y), 1e-4, 1e-5);
@@ -177,12 +179,14 @@ TEST_CASE("LpNormalization", "[normalization]") {
         }
         y[i] = x[i] / (p == 1 ? norm : std::sqrt(norm));
       }
-      auto r = onyx::test::run_op<ops::LpNormalization>({tensor::from(f32(x), shape)}, {attr("axis", axis), attr("p", p)});
+      auto r =
+          onyx::test::run_op<ops::LpNormalization>({tensor::from(f32(x), shape)}, {attr("axis", axis), attr("p", p)});
       REQUIRE(r.ok());
       onyx::test::require_close((*r)[0], f32(y), 1e-5, 1e-6);
     }
-  REQUIRE(!onyx::test::run_op<ops::LpNormalization>({tensor::zeros(dtype::float32, shape)}, {attr("p", std::int64_t{3})})
-               .ok());
+  REQUIRE(
+      !onyx::test::run_op<ops::LpNormalization>({tensor::zeros(dtype::float32, shape)}, {attr("p", std::int64_t{3})})
+           .ok());
 }
 
 TEST_CASE("MeanVarianceNormalization over default and given axes", "[normalization]") {
@@ -194,7 +198,7 @@ TEST_CASE("MeanVarianceNormalization over default and given axes", "[normalizati
     graph::graph_builder::attributes attrs;
     if (axes[0] != 0) attrs.push_back({"axes", axes});
     m.output(m.node("MeanVarianceNormalization", {in}, std::move(attrs)));
-    auto path = std::filesystem::temp_directory_path() / "onyx_mvn_test.onnx";
+    auto path = onyx::test::temp_path("onyx_mvn_test.onnx");
     REQUIRE(m.save(path).ok());
     session s(path, {.threads = 1});
     auto y = s.run({{"X", tensor::from(x, shape)}}).at(0).as_tensor();
@@ -228,7 +232,7 @@ TEST_CASE("MeanVarianceNormalization over default and given axes", "[normalizati
   graph::model_builder bad{13};
   auto in = bad.input("X", dtype::float32, shape);
   bad.output(bad.node("MeanVarianceNormalization", {in}, {{"axes", std::vector<std::int64_t>{0, 7}}}));
-  auto path = std::filesystem::temp_directory_path() / "onyx_mvn_bad_axes.onnx";
+  auto path = onyx::test::temp_path("onyx_mvn_bad_axes.onnx");
   REQUIRE(bad.save(path).ok());
   try {
     session s(path, {.threads = 1});

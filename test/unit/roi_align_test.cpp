@@ -10,6 +10,7 @@
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"
+#include "temp_path.hpp"
 
 using namespace onyx;
 using onyx::test::attr;
@@ -98,7 +99,7 @@ TEST_CASE("RoiAlign_v10 runs as output_half_pixel; bad batch indices fail", "[mi
   auto ri = m.input("rois", dtype::float32, {1, 4});
   auto bi = m.input("batch", dtype::int64, {1});
   m.output(m.node("RoiAlign", {xi, ri, bi}, {{"output_height", std::int64_t{2}}, {"output_width", std::int64_t{2}}}));
-  auto path = std::filesystem::temp_directory_path() / "onyx_roi_align_v10.onnx";
+  auto path = onyx::test::temp_path("onyx_roi_align_v10.onnx");
   REQUIRE(m.save(path).ok());
   basic_session<registry<op_list<ops::RoiAlign, ops::RoiAlign_v10>, backend_list<cpu>>> s(path, {.threads = 1});
   auto batch = tensor::from(std::vector<std::int64_t>{0}, {1});
