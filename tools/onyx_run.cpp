@@ -16,6 +16,8 @@
 #include <map>
 #include <random>
 
+#include <unistd.h>
+
 #include "onyx/graph/tensor_proto.hpp"
 #include "onyx/session.hpp"
 
@@ -122,12 +124,24 @@ onyx::result<options> parse_args(int argc, char** argv) {
 }
 
 /// A generated input: floats uniform in [0,1) (fixed seed), other types zero.
-onyx::tensor generate(const onyx::io_info& in, const options& o, std::mt19937& gen) {
+/// A shape whose bytes overflow or exceed this machine's memory is an error,
+/// not an allocation failure.
+onyx::result<onyx::tensor> generate(const onyx::io_info& in, const options& o, std::mt19937& gen) {
   onyx::extents e;
   if (auto it = o.shapes.find(in.name); it != o.shapes.end())
     e = it->second;
   else
     for (const auto& d : in.type.shape.dims) e.push_back(d.known() ? d.value() : 1);
+  std::int64_t n = 1;
+  bool overflow = false;
+  for (std::int64_t d : e) overflow = overflow || __builtin_mul_overflow(n, d, &n);
+  const double bytes = overflow ? 1e300 : static_cast<double>(onyx::storage_bytes(in.type.type, n));
+  const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  if (bytes > memory)
+    return onyx::status(onyx::errc::invalid_argument, "input '" + in.name + "' of shape " + onyx::to_string(e) +
+                                                          " would take more than this machine's " +
+                                                          std::to_string(static_cast<long long>(memory / (1 << 20))) +
+                                                          " MiB of memory");
   auto t = onyx::tensor::zeros(in.type.type, e);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   switch (in.type.type) {
@@ -208,7 +222,9 @@ int run(const options& o) {
     } else {
       if (in.type.kind != onyx::value_kind::tensor)
         return fail("input '" + in.name + "' is not a tensor; give it with --input");
-      inputs.emplace_back(in.name, generate(in, o, gen));
+      auto t = generate(in, o, gen);
+      if (!t.ok()) return fail(t.error().message());
+      inputs.emplace_back(in.name, std::move(t).value());
     }
   }
 
