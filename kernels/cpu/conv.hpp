@@ -8,6 +8,8 @@
 //   - 1x1, stride 1, no padding: col is X itself (C x P), no copy.
 //   - depthwise 2-D (C/G == 1 and M/G == 1): direct accumulation per channel,
 //     since a GEMM with M = 1 is a dot product at a fraction of peak.
+//   - 3x3, stride 1, dilation 1, one group, where winograd::gain says so:
+//     Winograd F(4x4, 3x3) (winograd.hpp), weights transformed at prepare time.
 //   - work split: columns of col in tiles of about 128 KiB of col, tasks over
 //     images x groups x tiles with a serial GEMM each; when there are fewer
 //     tasks than threads (small late layers at batch 1), the whole col is built
@@ -24,9 +26,12 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/cpu/sgemm.hpp"
+#include "kernels/cpu/winograd.hpp"
 #include "onyx/core/float_convert.hpp"
 #include "onyx/core/parallel.hpp"
 #include "onyx/ops/conv.hpp"
@@ -92,17 +97,62 @@ inline void valid_range(std::int64_t from, std::int64_t to, std::int64_t s, std:
   hi = std::clamp(floor_div(in - 1 - off, s) + 1, lo, to);
 }
 
-/// Rows of col for output positions [p0, p1) of one image and group:
-/// col[r * (p1 - p0) + (p - p0)], rows r in [r0, r1) of the K rows.
+/// Where im2col puts row r of col: element j (position p0 + j) of the row.
+/// `rows`: a plain matrix, row r at col + (r - r0) * width.
 template <class T>
+struct col_rows {
+  T* col;
+  std::int64_t r0, width;
+  T* row(std::int64_t r) const { return col + (r - r0) * width; }
+  static void zero(T* d, std::int64_t j, std::int64_t n) { std::fill_n(d + j, n, T(0)); }
+  static void copy(T* d, std::int64_t j, const T* s, std::int64_t n, std::int64_t stride) {
+    if (stride == 1)
+      std::copy_n(s, n, d + j);
+    else
+      for (std::int64_t i = 0; i < n; ++i) d[j + i] = s[i * stride];
+  }
+};
+
+/// `panels`: the packed-B layout of sgemm_panels (full-K panels of nr
+/// columns, element (r, j) at col[(j / nr) * K * nr + r * nr + j % nr]), so
+/// the GEMM reads col without packing it again.
+struct col_panels {
+  float* col;
+  std::int64_t K, nr;
+  float* row(std::int64_t r) const { return col + r * nr; }
+  template <class F>
+  void split(std::int64_t j, std::int64_t n, F f) const {
+    while (n > 0) {
+      const std::int64_t in_panel = std::min(n, nr - j % nr);
+      f((j / nr) * K * nr + j % nr, in_panel);
+      j += in_panel;
+      n -= in_panel;
+    }
+  }
+  void zero(float* d, std::int64_t j, std::int64_t n) const {
+    split(j, n, [&](std::int64_t at, std::int64_t k) { std::fill_n(d + at, k, 0.0f); });
+  }
+  void copy(float* d, std::int64_t j, const float* s, std::int64_t n, std::int64_t stride) const {
+    split(j, n, [&](std::int64_t at, std::int64_t k) {
+      if (stride == 1)
+        std::copy_n(s, k, d + at);
+      else
+        for (std::int64_t i = 0; i < k; ++i) d[at + i] = s[i * stride];
+      s += k * stride;
+    });
+  }
+};
+
+/// Rows [r0, r1) of col (K rows, one column per output position in [p0, p1)
+/// of one image and group), placed by `out` (col_rows or col_panels).
+template <class T, class Out>
 void im2col(const T* x, const conv_geometry& g, std::int64_t p0, std::int64_t p1, std::int64_t r0, std::int64_t r1,
-            T* col) {
+            const Out& out) {
   const std::size_t n = g.axes.size();
   const auto& last = g.axes[n - 1];
-  const std::int64_t width = p1 - p0;
   std::int64_t kidx[8], oidx[8];
   for (std::int64_t r = r0; r < r1; ++r) {
-    T* dst = col + (r - r0) * width;
+    T* dst = out.row(r);
     const T* xc = x + (r / g.taps) * g.in_size;
     for (std::int64_t rem = r % g.taps, d = static_cast<std::int64_t>(n); d-- > 0;) {
       kidx[d] = rem % g.axes[d].kernel;
@@ -116,6 +166,7 @@ void im2col(const T* x, const conv_geometry& g, std::int64_t p0, std::int64_t p1
         rem /= g.axes[d].out;
       }
       const std::int64_t count = std::min(p1 - p, last.out - oidx[n - 1]);
+      const std::int64_t j = p - p0;
       bool inside = true;
       std::int64_t base = 0;
       for (std::size_t d = 0; d + 1 < n; ++d) {
@@ -125,21 +176,16 @@ void im2col(const T* x, const conv_geometry& g, std::int64_t p0, std::int64_t p1
         base = base * ax.in + i;
       }
       if (!inside) {
-        std::fill_n(dst, count, T(0));
+        out.zero(dst, j, count);
       } else {
         const T* row = xc + base * last.in;
         const std::int64_t o0 = oidx[n - 1], o1 = o0 + count;
         std::int64_t lo, hi;
         valid_range(o0, o1, last.stride, off_last, last.in, lo, hi);
-        std::fill_n(dst, lo - o0, T(0));
-        if (last.stride == 1) {
-          std::copy_n(row + lo + off_last, hi - lo, dst + (lo - o0));
-        } else {
-          for (std::int64_t o = lo; o < hi; ++o) dst[o - o0] = row[o * last.stride + off_last];
-        }
-        std::fill_n(dst + (hi - o0), o1 - hi, T(0));
+        out.zero(dst, j, lo - o0);
+        out.copy(dst, j + (lo - o0), row + lo * last.stride + off_last, hi - lo, last.stride);
+        out.zero(dst, j + (hi - o0), o1 - hi);
       }
-      dst += count;
       p += count;
     }
   }
@@ -197,8 +243,7 @@ struct group_gemm<float> {
   const float* bias;
   float lo, hi;
   std::int64_t Mg, K;
-  void operator()(std::int64_t grp, const float* b, std::int64_t ldb, std::int64_t width, float* y, std::int64_t ldc,
-                  const thread_pool* pool) const {
+  gemm_epilogue epilogue(std::int64_t grp) const {
     gemm_epilogue ep;
     if (bias) {
       ep.bias = bias + grp * Mg;
@@ -206,6 +251,18 @@ struct group_gemm<float> {
     }
     ep.min = lo;
     ep.max = hi;
+    return ep;
+  }
+  /// Whether col may be built as packed panels (W prepacked).
+  bool takes_panels() const { return packed != nullptr; }
+  /// Y = W_g * col with col already in sgemm_panels' layout.
+  void panels(std::int64_t grp, const float* b, std::int64_t width, float* y, std::int64_t ldc,
+              const thread_pool* pool) const {
+    sgemm_panels(Mg, width, K, (*packed)[static_cast<std::size_t>(grp)], b, y, ldc, pool, epilogue(grp));
+  }
+  void operator()(std::int64_t grp, const float* b, std::int64_t ldb, std::int64_t width, float* y, std::int64_t ldc,
+                  const thread_pool* pool) const {
+    const gemm_epilogue ep = epilogue(grp);
     if (packed)
       sgemm_packed(false, Mg, width, K, 1.0f, (*packed)[static_cast<std::size_t>(grp)], b, ldb, 0.0f, y, ldc, pool, ep);
     else
@@ -219,6 +276,8 @@ struct group_gemm<double> {
   const double* bias;
   float lo, hi;
   std::int64_t Mg, K;
+  bool takes_panels() const { return false; }
+  void panels(std::int64_t, const double*, std::int64_t, double*, std::int64_t, const thread_pool*) const {}
   void operator()(std::int64_t grp, const double* b, std::int64_t ldb, std::int64_t width, double* y, std::int64_t ldc,
                   const thread_pool*) const {
     for (std::int64_t i = 0; i < Mg; ++i) {
@@ -246,21 +305,32 @@ struct conv_split {
   std::int64_t col_elements = 0;   // scratch for col, in elements of T (0 when pointwise)
 };
 
-/// Tiles of about 32 Ki elements of col (128 KiB in f32) keep a tile of col
-/// in L2 while its GEMM runs; with fewer tasks than threads (small late
-/// layers at batch 1), the whole col is built and the GEMM runs on the pool.
+/// im2col tiles of about 64 Ki elements of col (256 KiB in f32), in whole
+/// micro-kernel columns (nr), keep a tile of col in L2 while its GEMM runs
+/// and read the packed weights once per tile; 1x1 convolutions need no col
+/// and take all P columns in one GEMM, which streams the weights once (1x1
+/// layers of ResNet-50 ran at 45-64 GFLOP/s in 64-column tiles, 80-95 whole).
+/// With fewer tasks than threads (small late layers at batch 1), the whole
+/// col is built and the GEMM itself runs on the pool.
 inline conv_split split_conv(const conv_geometry& g, std::int64_t threads) {
   conv_split s;
-  std::int64_t tile = std::max<std::int64_t>(64, (std::int64_t{32} << 10) / std::max<std::int64_t>(g.K, 1));
-  s.tile = std::min(tile / 16 * 16, g.P);
+  const std::int64_t nr = isa::active().gemm_nr;
+  if (g.pointwise) {
+    s.tile = g.P;
+  } else {
+    const std::int64_t cols = std::max<std::int64_t>(2 * nr, (std::int64_t{64} << 10) / std::max<std::int64_t>(g.K, 1));
+    s.tile = std::min(cols / nr * nr, g.P);
+  }
   s.tiles = s.tile > 0 ? (g.P + s.tile - 1) / s.tile : 0;
   s.tasks = g.N * g.G * s.tiles;
   s.tiled = s.tasks >= threads || threads == 1;
   s.slots = s.tiled ? threads : 1;
-  // Tiles are about 32 Ki elements, so back to back they would sit a power of
+  // Tiles are about 64 Ki elements, so back to back they would sit a power of
   // two apart and map to the same cache sets; one cache line more between them.
-  s.slot_elements = (g.K * s.tile + 15) / 16 * 16 + 16;
-  if (!g.pointwise) s.col_elements = s.tiled ? s.slots * s.slot_elements : g.K * g.P;
+  // Room for whole panels of nr columns (col_panels).
+  const auto whole = [nr](std::int64_t cols) { return (cols + nr - 1) / nr * nr; };
+  s.slot_elements = (g.K * whole(s.tile) + 15) / 16 * 16 + 16;
+  if (!g.pointwise) s.col_elements = s.tiled ? s.slots * s.slot_elements : g.K * whole(g.P);
   return s;
 }
 
@@ -271,6 +341,14 @@ void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
                  const thread_pool* pool) {
   const std::int64_t x_group = g.Cg * g.in_size, y_group = g.Mg * g.P;
   const std::int64_t tile = sp.tile, tiles = sp.tiles, tasks = sp.tasks, slots = sp.slots;
+  const std::int64_t nr = isa::active().gemm_nr;
+  // f32 with prepacked W: im2col writes the GEMM's packed panels directly.
+  const bool panels = std::is_same_v<T, float> && gemm.takes_panels();
+  const auto build_col = [&](const T* xg, std::int64_t p0, std::int64_t p1, T* dst) {
+    if constexpr (std::is_same_v<T, float>)
+      if (panels) return im2col(xg, g, p0, p1, 0, g.K, col_panels{dst, g.K, nr});
+    im2col(xg, g, p0, p1, 0, g.K, col_rows<T>{dst, 0, p1 - p0});
+  };
 
   if (sp.tiled) {
     // One contiguous range of tasks per slot, as parallel_for would split them.
@@ -284,8 +362,11 @@ void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
           if (g.pointwise) {
             gemm(ng % g.G, xg + p0, g.P, p1 - p0, yg, g.P, nullptr);
           } else {
-            im2col(xg, g, p0, p1, 0, g.K, cs);
-            gemm(ng % g.G, cs, p1 - p0, p1 - p0, yg, g.P, nullptr);
+            build_col(xg, p0, p1, cs);
+            if (panels)
+              gemm.panels(ng % g.G, cs, p1 - p0, yg, g.P, nullptr);
+            else
+              gemm(ng % g.G, cs, p1 - p0, p1 - p0, yg, g.P, nullptr);
           }
         }
       }
@@ -295,21 +376,31 @@ void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
   // Few large GEMMs: whole col per (image, group), im2col and GEMM on the pool.
   for (std::int64_t ng = 0; ng < g.N * g.G; ++ng) {
     const T* xg = x + ng * x_group;
-    const T* b = xg;
-    if (!g.pointwise) {
-      // A row of col is P taps, each a strided gather with a padding test:
-      // about 8 units of grain_for's vectorized-copy work.
-      parallel_for(pool, g.K, grain_for(8 * g.P),
-                   [&](std::int64_t r0, std::int64_t r1) { im2col(xg, g, 0, g.P, r0, r1, col + r0 * g.P); });
-      b = col;
+    T* yg = y + ng * y_group;
+    if (g.pointwise) {
+      gemm(ng % g.G, xg, g.P, g.P, yg, g.P, pool);
+    } else if (panels) {
+      // Split by panels of nr columns: a panel is K rows of nr taps, each a
+      // strided gather with a padding test (about 8 units of grain_for's work).
+      const std::int64_t n_panels = (g.P + nr - 1) / nr;
+      parallel_for(pool, n_panels, grain_for(8 * g.K * nr), [&](std::int64_t b, std::int64_t e) {
+        build_col(xg, b * nr, std::min(e * nr, g.P), col + b * g.K * nr);
+      });
+      gemm.panels(ng % g.G, col, g.P, yg, g.P, pool);
+    } else {
+      parallel_for(pool, g.K, grain_for(8 * g.P), [&](std::int64_t r0, std::int64_t r1) {
+        im2col(xg, g, 0, g.P, r0, r1, col_rows<T>{col, 0, g.P});
+      });
+      gemm(ng % g.G, col, g.P, g.P, yg, g.P, pool);
     }
-    gemm(ng % g.G, b, g.P, g.P, y + ng * y_group, g.P, pool);
   }
 }
 
-/// What prepare keeps: W_g packed per group (f32 and f16, when W is constant).
+/// What prepare keeps: W_g packed per group (f32 and f16, when W is constant),
+/// and W transformed for Winograd where that path may be taken.
 struct conv_state {
   std::vector<packed_a> packed;
+  std::vector<packed_a> winograd;  // 36 matrices M x C, or empty
   float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
 };
 
@@ -318,6 +409,34 @@ inline std::vector<packed_a> pack_groups(const float* w, std::int64_t G, std::in
   packed.reserve(static_cast<std::size_t>(G));
   for (std::int64_t grp = 0; grp < G; ++grp) packed.push_back(pack_a(false, Mg, K, w + grp * Mg * K, K));
   return packed;
+}
+
+/// The Winograd shape of a 2-D 3x3 stride-1 dilation-1 one-group convolution, if it is one.
+inline std::optional<winograd::shape> winograd_shape(const conv_geometry& g) {
+  if (g.axes.size() != 2 || g.G != 1) return std::nullopt;
+  for (const auto& ax : g.axes)
+    if (ax.kernel != 3 || ax.stride != 1 || ax.dilation != 1) return std::nullopt;
+  return winograd::shape{g.N, g.C, g.M, g.axes[0].in, g.axes[1].in, g.axes[0].out, g.axes[1].out,
+                         g.axes[0].pad_begin, g.axes[1].pad_begin};
+}
+
+/// Minimum winograd::gain for the Winograd path (see there).
+constexpr double winograd_min_gain = 1.5;
+
+/// Whether prepare should transform W for Winograd: a 3x3 stride-1 kernel of
+/// one group, and either X's shape unknown or a shape where the path wins.
+inline bool winograd_candidate(const ops::detail::conv_attributes& a, const prepare_info_base& p, const tensor& w) {
+  if (w.rank() != 4 || w.dim(2) != 3 || w.dim(3) != 3 || a.group != 1 || w.dim(1) < 8 || w.dim(0) < 8) return false;
+  for (auto v : a.strides)
+    if (v != 1) return false;
+  for (auto v : a.dilations)
+    if (v != 1) return false;
+  const auto x = p.input(0).shape.concrete_extents();
+  if (!x) return true;
+  auto g = make_conv_geometry(a, *x, w.shape());
+  if (!g) return false;
+  const auto ws = winograd_shape(*g);
+  return ws && winograd::gain(*ws, isa::active().gemm_nr) >= winograd_min_gain;
 }
 
 template <dtype D>
@@ -330,13 +449,21 @@ result<conv_state> prepare(const ops::detail::conv_attributes& a, const prepare_
     if (w && w->rank() >= 3 && a.group >= 1 && w->dim(0) % a.group == 0) {
       const std::int64_t Mg = w->dim(0) / a.group, K = w->size() / std::max<std::int64_t>(w->dim(0), 1);
       if (Mg * K > 0 && !(w->rank() == 4 && w->dim(1) == 1 && Mg == 1)) {  // depthwise reads W directly
+        std::vector<float> widened;
+        const float* wf;
         if constexpr (D == dtype::float32) {
-          s.packed = pack_groups(w->data<float>(), a.group, Mg, K);
+          wf = w->data<float>();
         } else {
-          std::vector<float> wf(static_cast<std::size_t>(w->size()));
-          onyx::widen(*w, std::span<float>(wf));
-          s.packed = pack_groups(wf.data(), a.group, Mg, K);
+          widened.resize(static_cast<std::size_t>(w->size()));
+          onyx::widen(*w, std::span<float>(widened));
+          wf = widened.data();
         }
+        const bool wino = winograd_candidate(a, p, *w);
+        if (wino) s.winograd = winograd::transform_weights(wf, w->dim(0), w->dim(1));
+        // With X's shape known and Winograd chosen, the im2col form is not
+        // packed (4x the weights are enough); a later shape that prefers
+        // im2col reads W in place.
+        if (!wino || !p.input(0).shape.concrete_extents()) s.packed = pack_groups(wf, a.group, Mg, K);
       }
     }
   }
@@ -349,6 +476,8 @@ struct conv_plan {
   conv_geometry g;
   conv_split split;
   bool prepacked = false;
+  bool winograd = false;
+  winograd::plan wplan;
   std::size_t col = 0, x32 = 0, w32 = 0, b32 = 0, y32 = 0;  // scratch offsets
 };
 
@@ -361,7 +490,17 @@ result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const pla
   const conv_geometry& g = cp.g;
   const std::int64_t threads = p.pool() ? p.pool()->size() : 1;
   scratch_layout layout;
-  if (!g.depthwise2d) {
+  if constexpr (D != dtype::float64) {
+    const conv_state& s = p.state<conv_state>();
+    if (const auto ws = winograd_shape(g); ws && s.winograd.size() == 36 && s.winograd[0].isa() == isa::active().isa &&
+                                           s.winograd[0].rows() == g.M && s.winograd[0].cols() == g.C &&
+                                           winograd::gain(*ws, isa::active().gemm_nr) >= winograd_min_gain) {
+      cp.winograd = true;
+      cp.wplan = winograd::make_plan(*ws, threads);
+      cp.col = layout.add<float>(cp.wplan.slots * cp.wplan.slot_elements);
+    }
+  }
+  if (!g.depthwise2d && !cp.winograd) {
     cp.split = split_conv(g, threads);
     using T = std::conditional_t<D == dtype::float64, double, float>;
     cp.col = layout.add<T>(cp.split.col_elements);
@@ -421,7 +560,8 @@ status run(const kernel_call& c) {
       float* xf = c.scratch_at<float>(cp.x32);
       float* wf = c.scratch_at<float>(cp.w32);
       onyx::widen(x, std::span<float>(xf, static_cast<std::size_t>(x.size())));
-      onyx::widen(w, std::span<float>(wf, static_cast<std::size_t>(w.size())));
+      if (!cp.prepacked && !cp.winograd)  // else the prepared forms hold W
+        onyx::widen(w, std::span<float>(wf, static_cast<std::size_t>(w.size())));
       if (has_bias) {
         float* bf = c.scratch_at<float>(cp.b32);
         onyx::widen(c.input(2), std::span<float>(bf, static_cast<std::size_t>(c.input(2).size())));
@@ -431,7 +571,9 @@ status run(const kernel_call& c) {
       wp = wf;
       yp = c.scratch_at<float>(cp.y32);
     }
-    if (g.depthwise2d)
+    if (cp.winograd)
+      winograd::run(cp.wplan, s.winograd, xp, bp, s.lo, s.hi, yp, c.scratch_at<float>(cp.col), c.pool());
+    else if (g.depthwise2d)
       depthwise2d(xp, wp, bp, yp, g, s.lo, s.hi, c.pool());
     else
       conv_driver(xp, yp, g, cp.split, c.scratch_at<float>(cp.col),

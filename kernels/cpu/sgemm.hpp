@@ -116,4 +116,13 @@ void sgemm_packed(bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, 
                   std::int64_t ldc, const thread_pool* pool, const gemm_epilogue& ep = {},
                   const isa::table& kernels = isa::active());
 
+/// C = A * B with both operands packed: A by pack_a, B (K x N) laid out by
+/// the caller as packed_b lays it out for `kernels` (full-K panels of nr
+/// columns: column j of row k at B[(j / nr) * K * nr + k * nr + j % nr],
+/// zero past N). Lets a producer write B straight in panel form (Conv's
+/// im2col) instead of a matrix that would then be packed.
+void sgemm_panels(std::int64_t M, std::int64_t N, std::int64_t K, const packed_a& A, const float* B, float* C,
+                  std::int64_t ldc, const thread_pool* pool, const gemm_epilogue& ep = {},
+                  const isa::table& kernels = isa::active());
+
 }  // namespace onyx::kernels::cpu

@@ -349,7 +349,14 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
     const auto start = rc.profile ? op_profile::clock::now() : op_profile::clock::time_point{};
     status r = planned ? b.kernel->run(c) : run_with_plan_here(*b.kernel, c, pool);
     if (rc.observer) rc.observer->after(n);
-    if (rc.profile) rc.profile->add(n.op_type, op_profile::clock::now() - start);
+    if (rc.profile) {
+      const auto elapsed = op_profile::clock::now() - start;
+      std::string key = n.op_type;
+      if (rc.profile->by_shape())
+        for (const value* v : c.in_)
+          if (v && v->is_tensor()) key += " " + to_string(v->as_tensor().shape());
+      rc.profile->add(key, elapsed);
+    }
     if (!r.ok()) return std::move(r).with_context(n.label());
   }
   return ok();

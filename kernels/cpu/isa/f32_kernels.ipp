@@ -297,4 +297,134 @@ void softmax_row(const float* x, float* y, std::int64_t n) {
   std::memcpy(y + whole, t, sizeof(float) * (n - whole));
 }
 
+// --- Winograd F(4x4, 3x3) transforms ----------------------------------------
+//
+// Interpolation points 0, +-1, +-2 and infinity (the usual choice for F(4,3):
+// the smallest points, so the smallest rounding error). Each transform is a
+// 1-D transform applied to the rows, then to the columns, of a 6x6 block, and
+// runs on `lanes` tiles at once: lane l of every vector belongs to tile j0 + l.
+
+// t = B^T d for one column of 6 values.
+template <class V>
+void winograd_bt6(const V (&d)[6], V (&t)[6]) {
+  t[0] = fmadd(V(4.0f), d[0], fmadd(V(-5.0f), d[2], d[4]));
+  t[1] = fmadd(V(-4.0f), d[1] + d[2], d[3] + d[4]);
+  t[2] = fmadd(V(4.0f), d[1] - d[2], d[4] - d[3]);
+  t[3] = fmadd(V(2.0f), d[3] - d[1], d[4] - d[2]);
+  t[4] = fmadd(V(2.0f), d[1] - d[3], d[4] - d[2]);
+  t[5] = fmadd(V(4.0f), d[1], fmadd(V(-5.0f), d[3], d[5]));
+}
+
+// o = A^T m for one column of 6 values.
+template <class V>
+void winograd_at6(const V (&m)[6], V (&o)[4]) {
+  const V a = m[1] + m[2], b = m[1] - m[2], c = m[3] + m[4], d = m[3] - m[4];
+  o[0] = m[0] + a + c;
+  o[1] = fmadd(V(2.0f), d, b);
+  o[2] = fmadd(V(4.0f), c, a);
+  o[3] = fmadd(V(8.0f), d, b) + m[5];
+}
+
+// The 6x6 patches of `lanes` tiles are gathered (zero outside the image) into
+// d[36][lanes], so the transform itself is all vector code.
+void winograd_f4k3_input(const isa::winograd_input_args& a, int nr) {
+  constexpr int L = lanes;
+  const std::int64_t H = a.height, W = a.width, plane = H * W;
+  for (std::int64_t j0 = 0; j0 < a.nb; j0 += L) {
+    std::int64_t base[L] = {}, iy[L] = {}, ix[L] = {};
+    bool live[L] = {}, inside[L] = {};
+    for (int l = 0; l < L; ++l) {
+      const std::int64_t j = j0 + l;
+      live[l] = j < a.tiles;
+      inside[l] = false;
+      if (!live[l]) continue;
+      const std::int64_t t = a.first_tile + j, img = t / a.tiles_per_image, r = t % a.tiles_per_image;
+      iy[l] = (r / a.tiles_w) * 4 - a.pad_top;
+      ix[l] = (r % a.tiles_w) * 4 - a.pad_left;
+      inside[l] = iy[l] >= 0 && iy[l] + 6 <= H && ix[l] >= 0 && ix[l] + 6 <= W;
+      base[l] = img * a.image_stride;
+    }
+    float* vj = a.v + (j0 / nr) * a.channels * nr + j0 % nr;
+    for (std::int64_t c = 0; c < a.channels; ++c) {
+      alignas(64) float d[36][L];
+      for (int l = 0; l < L; ++l) {
+        if (!live[l]) {
+          for (int e = 0; e < 36; ++e) d[e][l] = 0.0f;
+          continue;
+        }
+        const float* xc = a.x + base[l] + c * plane;
+        if (inside[l]) {
+          const float* p = xc + iy[l] * W + ix[l];
+          for (int r = 0; r < 6; ++r)
+            for (int q = 0; q < 6; ++q) d[r * 6 + q][l] = p[r * W + q];
+        } else {
+          for (int r = 0; r < 6; ++r) {
+            const std::int64_t y = iy[l] + r;
+            for (int q = 0; q < 6; ++q) {
+              const std::int64_t x = ix[l] + q;
+              d[r * 6 + q][l] = y >= 0 && y < H && x >= 0 && x < W ? xc[y * W + x] : 0.0f;
+            }
+          }
+        }
+      }
+      vec t[6][6];  // t[k][q] = (B^T d)[k][q]
+      for (int q = 0; q < 6; ++q) {
+        vec col[6], out[6];
+        for (int r = 0; r < 6; ++r) col[r] = load_vec(d[r * 6 + q]);
+        winograd_bt6(col, out);
+        for (int k = 0; k < 6; ++k) t[k][q] = out[k];
+      }
+      float* vc = vj + c * nr;
+      for (int k = 0; k < 6; ++k) {
+        vec out[6];
+        winograd_bt6(t[k], out);
+        for (int q = 0; q < 6; ++q) store_vec(vc + (k * 6 + q) * a.xi_stride, out[q]);
+      }
+    }
+  }
+}
+
+void winograd_f4k3_output(const isa::winograd_output_args& a) {
+  constexpr int L = lanes;
+  const vec lo(a.min), hi(a.max);
+  const std::int64_t plane = a.out_h * a.out_w;
+  for (std::int64_t j0 = 0; j0 < a.tiles; j0 += L) {
+    const int n = static_cast<int>(a.tiles - j0 < L ? a.tiles - j0 : L);
+    std::int64_t off[L] = {};
+    int rows_in[L] = {}, cols_in[L] = {};
+    for (int l = 0; l < n; ++l) {
+      const std::int64_t t = a.first_tile + j0 + l, img = t / a.tiles_per_image, r = t % a.tiles_per_image;
+      const std::int64_t oy = (r / a.tiles_w) * 4, ox = (r % a.tiles_w) * 4;
+      off[l] = img * a.image_stride + oy * a.out_w + ox;
+      rows_in[l] = static_cast<int>(a.out_h - oy < 4 ? a.out_h - oy : 4);
+      cols_in[l] = static_cast<int>(a.out_w - ox < 4 ? a.out_w - ox : 4);
+    }
+    for (std::int64_t r = 0; r < a.rows; ++r) {
+      const float* mr = a.m + r * a.nb + j0;
+      vec s[4][6];  // s[p][q] = (A^T M)[p][q]
+      for (int q = 0; q < 6; ++q) {
+        vec col[6], out[4];
+        for (int k = 0; k < 6; ++k) col[k] = load_vec(mr + (k * 6 + q) * a.xi_stride);
+        winograd_at6(col, out);
+        for (int p = 0; p < 4; ++p) s[p][q] = out[p];
+      }
+      const vec bias(a.bias ? a.bias[r] : 0.0f);
+      alignas(64) float o[16][L];
+      for (int p = 0; p < 4; ++p) {
+        vec out[4];
+        winograd_at6(s[p], out);
+        for (int q = 0; q < 4; ++q) {
+          vec v = out[q] + bias;
+          if (a.clamp) v = clamp_to(v, lo, hi);
+          store_vec(o[p * 4 + q], v);
+        }
+      }
+      float* yr = a.y + r * plane;
+      for (int l = 0; l < n; ++l)
+        for (int p = 0; p < rows_in[l]; ++p)
+          for (int q = 0; q < cols_in[l]; ++q) yr[off[l] + p * a.out_w + q] = o[p * 4 + q][l];
+    }
+  }
+}
+
 }  // namespace

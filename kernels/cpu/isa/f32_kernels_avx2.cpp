@@ -23,6 +23,9 @@ void f32_tanh__avx2_x8(const float* x, float* y, std::int64_t n) { tanh_array(x,
 void f32_erf__avx2_x8(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
 void f32_softmax_row__avx2_x8(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
 
+void f32_winograd_f4k3_input__avx2_x8(const winograd_input_args& a) { winograd_f4k3_input(a, 16); }
+void f32_winograd_f4k3_output__avx2_x8(const winograd_output_args& a) { winograd_f4k3_output(a); }
+
 extern const table kernel_table;
 const table kernel_table = {
     .isa = level::avx2,
@@ -35,6 +38,8 @@ const table kernel_table = {
     .f32_tanh = f32_tanh__avx2_x8,
     .f32_erf = f32_erf__avx2_x8,
     .f32_softmax_row = f32_softmax_row__avx2_x8,
+    .f32_winograd_f4k3_input = f32_winograd_f4k3_input__avx2_x8,
+    .f32_winograd_f4k3_output = f32_winograd_f4k3_output__avx2_x8,
 };
 
 }  // namespace onyx::kernels::cpu::isa::avx2

@@ -24,6 +24,9 @@ void f32_tanh__scalar_x1(const float* x, float* y, std::int64_t n) { tanh_array(
 void f32_erf__scalar_x1(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
 void f32_softmax_row__scalar_x1(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
 
+void f32_winograd_f4k3_input__scalar_x1(const winograd_input_args& a) { winograd_f4k3_input(a, 4); }
+void f32_winograd_f4k3_output__scalar_x1(const winograd_output_args& a) { winograd_f4k3_output(a); }
+
 extern const table kernel_table;
 const table kernel_table = {
     .isa = level::scalar,
@@ -36,6 +39,8 @@ const table kernel_table = {
     .f32_tanh = f32_tanh__scalar_x1,
     .f32_erf = f32_erf__scalar_x1,
     .f32_softmax_row = f32_softmax_row__scalar_x1,
+    .f32_winograd_f4k3_input = f32_winograd_f4k3_input__scalar_x1,
+    .f32_winograd_f4k3_output = f32_winograd_f4k3_output__scalar_x1,
 };
 
 }  // namespace onyx::kernels::cpu::isa::scalar

@@ -23,6 +23,9 @@ void f32_tanh__sse_x4(const float* x, float* y, std::int64_t n) { tanh_array(x, 
 void f32_erf__sse_x4(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
 void f32_softmax_row__sse_x4(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
 
+void f32_winograd_f4k3_input__sse_x4(const winograd_input_args& a) { winograd_f4k3_input(a, 8); }
+void f32_winograd_f4k3_output__sse_x4(const winograd_output_args& a) { winograd_f4k3_output(a); }
+
 extern const table kernel_table;
 const table kernel_table = {
     .isa = level::sse,
@@ -35,6 +38,8 @@ const table kernel_table = {
     .f32_tanh = f32_tanh__sse_x4,
     .f32_erf = f32_erf__sse_x4,
     .f32_softmax_row = f32_softmax_row__sse_x4,
+    .f32_winograd_f4k3_input = f32_winograd_f4k3_input__sse_x4,
+    .f32_winograd_f4k3_output = f32_winograd_f4k3_output__sse_x4,
 };
 
 }  // namespace onyx::kernels::cpu::isa::sse

@@ -54,7 +54,7 @@ struct operand {
   const float* data = nullptr;
   int64_t ld = 0;
   bool w_contiguous = false;  // (k, w) at data[k*ld + w], else data[w*ld + k]
-  const detail::packed_panels* packed = nullptr;
+  const float* packed = nullptr;  // full-K panels: (k, w) at [(w / width) * K * width + k * width + w % width]
 };
 
 // Packs w in [w0, w0 + wn) by k in [k0, k0 + kn) into panels of `width`:
@@ -102,7 +102,7 @@ struct panels {
 };
 panels slice(const operand& x, int64_t K, int64_t w0, int64_t wn, int64_t k0, int64_t kn, int width,
              scratch& buffer) {
-  if (x.packed) return {x.packed->data() + (w0 / width) * K * width + k0 * width, K * width};
+  if (x.packed) return {x.packed + (w0 / width) * K * width + k0 * width, K * width};
   const int64_t stride = kn * width;
   float* d = buffer.get((wn + width - 1) / width * stride);
   pack(x, w0, wn, k0, kn, width, d, stride);
@@ -218,7 +218,7 @@ void sgemm_packed(bool trans_a, int64_t M, int64_t N, int64_t K, float alpha, co
                   const thread_pool* pool, const gemm_epilogue& ep, const isa::table& kernels) {
   assert(B.isa() == kernels.isa && B.rows() == K && B.cols() == N);
   operand b;
-  b.packed = &B;
+  b.packed = B.data();
   run({M, N, K, alpha, beta, a_operand(trans_a, A, lda), b, C, ldc, &ep, &kernels}, pool);
 }
 
@@ -227,8 +227,17 @@ void sgemm_packed(bool trans_b, int64_t M, int64_t N, int64_t K, float alpha, co
                   const thread_pool* pool, const gemm_epilogue& ep, const isa::table& kernels) {
   assert(A.isa() == kernels.isa && A.rows() == M && A.cols() == K);
   operand a;
-  a.packed = &A;
+  a.packed = A.data();
   run({M, N, K, alpha, beta, a, b_operand(trans_b, B, ldb), C, ldc, &ep, &kernels}, pool);
+}
+
+void sgemm_panels(int64_t M, int64_t N, int64_t K, const packed_a& A, const float* B, float* C, int64_t ldc,
+                  const thread_pool* pool, const gemm_epilogue& ep, const isa::table& kernels) {
+  assert(A.isa() == kernels.isa && A.rows() == M && A.cols() == K);
+  operand a, b;
+  a.packed = A.data();
+  b.packed = B;
+  run({M, N, K, 1.0f, 0.0f, a, b, C, ldc, &ep, &kernels}, pool);
 }
 
 }  // namespace onyx::kernels::cpu

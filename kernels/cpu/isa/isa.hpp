@@ -44,6 +44,44 @@ struct f32_gemm_params {
 /// at c with row stride ldc.
 using f32_gemm_fn = void (*)(std::int64_t kc, const float* a, const float* b, float* c,
                              std::int64_t ldc, int m, int n, const f32_gemm_params& params);
+/// Winograd F(4x4, 3x3) input transform of one block of up to `nb` 4x4 output
+/// tiles (tiles counted over images, then rows, then columns): for each
+/// channel c and tile j it reads the 6x6 input patch d at rows 4*ty - pad_top,
+/// columns 4*tx - pad_left (zero outside the image, and for j >= tiles) and
+/// writes V = B^T d B, element xi (0..35) of it at
+///   v[xi * xi_stride + (j / nr) * channels * nr + c * nr + j % nr],
+/// that is 36 matrices of channels x nb, each already in the packed-B panel
+/// layout of the GEMM micro-kernel (nr = its gemm_nr).
+struct winograd_input_args {
+  const float* x;  // image 0, channel 0
+  std::int64_t channels, height, width;
+  std::int64_t image_stride;  // floats from one image to the next
+  std::int64_t pad_top, pad_left;
+  std::int64_t tiles_w, tiles_per_image;  // tile grid of one image
+  std::int64_t first_tile, tiles;         // this block: tiles [first, first + tiles), tiles <= nb
+  std::int64_t nb;                        // block width, a multiple of nr
+  float* v;
+  std::int64_t xi_stride;  // >= channels * nb
+};
+/// Winograd F(4x4, 3x3) output transform: for rows r < rows (output channels
+/// m0 + r) and tiles j < tiles of the block, Y's 4x4 tile = A^T M A with M
+/// element xi at m[xi * xi_stride + r * nb + j], plus bias[r] (if not null),
+/// clamped to [min, max] when `clamp`; only the part inside the out_h x
+/// out_w image is written.
+struct winograd_output_args {
+  const float* m;
+  std::int64_t rows, nb, xi_stride;
+  std::int64_t tiles_w, tiles_per_image, first_tile, tiles;
+  float* y;  // image 0, channel m0
+  std::int64_t out_h, out_w;
+  std::int64_t image_stride;  // floats from one output image to the next
+  const float* bias;          // rows floats, or null
+  bool clamp;
+  float min, max;
+};
+using f32_winograd_input_fn = void (*)(const winograd_input_args&);
+using f32_winograd_output_fn = void (*)(const winograd_output_args&);
+
 /// y[i] = f(x[i]) for i < n; y may equal x.
 using f32_unary_fn = void (*)(const float* x, float* y, std::int64_t n);
 
@@ -59,6 +97,8 @@ struct table {
   f32_unary_fn f32_tanh;      // abs and rel err ~1e-6
   f32_unary_fn f32_erf;       // abs err < 1e-6
   f32_unary_fn f32_softmax_row;  // y = exp(x - max x) / sum; n == 0 writes nothing
+  f32_winograd_input_fn f32_winograd_f4k3_input;
+  f32_winograd_output_fn f32_winograd_f4k3_output;
 };
 
 /// The table for selected().

@@ -1,0 +1,193 @@
+// kernels/cpu/winograd.hpp: 3x3 stride-1 convolutions by Winograd F(4x4, 3x3).
+//
+// Each 4x4 tile of output comes from a 6x6 patch of input; in the transformed
+// domain the 3x3 convolution becomes 36 independent products, one per element
+// xi of the 6x6 transform:
+//   M[xi] (Cout x tiles) = U[xi] (Cout x Cin) * V[xi] (Cin x tiles)
+// with U = G w G^T (the weights, transformed and packed once at prepare time:
+// 36 * Cout * Cin floats, 4x the raw weights), V = B^T d B (the input
+// patches) and Y = A^T M A. That is 36 multiply-adds per Cin x Cout pair per
+// 16 outputs instead of 144: 4x fewer FLOPs, for two cheap transforms.
+//
+// Work: tiles (over images, then rows, then columns) are cut in blocks of nb
+// tiles (nb = the micro-kernel's nr, so V[xi] of a block is exactly one packed
+// B panel and the GEMM runs the micro-kernel straight on it, with no packing).
+// For each block: the input transform writes V (36 x Cin x nb, per thread),
+// then for each slice of `mblock` output channels, 36 micro-kernel passes
+// write M (36 x mblock x nb, sized to stay in L2) and the output transform
+// adds the bias, clamps and writes Y. Blocks (and, when there are fewer blocks
+// than threads, slices of output channels) are split over the pool.
+//
+// Accuracy: the points 0, +-1, +-2, inf keep the error near 1e-6 relative to
+// the largest |w| * |x| sums; `winograd_gain` only picks this path for
+// convolutions with at least 8 input channels, where the GEMM dominates.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "kernels/cpu/isa/isa.hpp"
+#include "kernels/cpu/sgemm.hpp"
+#include "onyx/core/parallel.hpp"
+#include "onyx/core/thread_pool.hpp"
+
+namespace onyx::kernels::cpu::winograd {
+
+using std::int64_t;
+
+/// U[xi] = (G w G^T)[xi] for each (m, c), packed per xi for the micro-kernel
+/// of `kernels`. w is M x C x 3 x 3.
+inline std::vector<packed_a> transform_weights(const float* w, int64_t M, int64_t C,
+                                               const isa::table& kernels = isa::active()) {
+  static constexpr double G[6][3] = {{1.0 / 4, 0, 0},
+                                     {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                     {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                     {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                     {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                     {0, 0, 1}};
+  std::vector<float> u(static_cast<std::size_t>(36 * M * C));
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t c = 0; c < C; ++c) {
+      const float* g = w + (m * C + c) * 9;
+      double t[6][3];  // G g
+      for (int k = 0; k < 6; ++k)
+        for (int j = 0; j < 3; ++j) t[k][j] = G[k][0] * g[j] + G[k][1] * g[3 + j] + G[k][2] * g[6 + j];
+      for (int k = 0; k < 6; ++k)
+        for (int l = 0; l < 6; ++l)
+          u[static_cast<std::size_t>(((k * 6 + l) * M + m) * C + c)] =
+              static_cast<float>(t[k][0] * G[l][0] + t[k][1] * G[l][1] + t[k][2] * G[l][2]);
+    }
+  std::vector<packed_a> packed;
+  packed.reserve(36);
+  for (int xi = 0; xi < 36; ++xi) packed.push_back(pack_a(false, M, C, u.data() + xi * M * C, C, kernels));
+  return packed;
+}
+
+/// The sizes of one Winograd convolution (2-D, 3x3, stride 1, dilation 1, one group).
+struct shape {
+  int64_t N, C, M, H, W, out_h, out_w, pad_top, pad_left;
+};
+
+/// Estimated speed-up over im2col + GEMM for this shape: GEMM work, counted
+/// in whole micro-kernel columns (nr), direct / Winograd, with the transforms
+/// charged as extra columns. Below ~1.5 the transforms and the tile padding
+/// eat the gain (measured with bench/conv_bench on 7x7 and 14x14 maps).
+inline double gain(const shape& s, int nr) {
+  if (s.C < 8 || s.M < 8) return 0.0;
+  const auto round_up = [](int64_t v, int64_t m) { return (v + m - 1) / m * m; };
+  const int64_t P = s.out_h * s.out_w;
+  const int64_t tiles = s.N * ((s.out_h + 3) / 4) * ((s.out_w + 3) / 4);
+  const double direct = 9.0 * static_cast<double>(s.N * round_up(P, nr));
+  // Each tile costs 36 columns of GEMM plus its two transforms, about as much
+  // as 36 * (16 / C + 12 / M) more columns (a transform element is ~16 vector
+  // operations per input channel and ~12 per output channel).
+  const double per_tile = 36.0 * (1.0 + 16.0 / static_cast<double>(s.M) + 12.0 / static_cast<double>(s.C));
+  const double wino = per_tile * static_cast<double>(round_up(tiles, nr));
+  return direct / wino;
+}
+
+/// The work split and scratch of one shape, fixed by `plan`.
+struct plan {
+  shape s{};
+  int64_t tiles_w = 0, tiles_per_image = 0, tiles = 0;
+  int64_t nb = 0, blocks = 0;
+  int64_t mblock = 0, mslices = 0;  // output channels per slice of M; slices per block task
+  int64_t parts = 1;                // tasks per block (each a range of slices)
+  int64_t tasks = 0, slots = 1;
+  int64_t v_elements = 0, m_elements = 0, slot_elements = 0;
+};
+
+inline plan make_plan(const shape& s, int64_t threads, const isa::table& kernels = isa::active()) {
+  plan p;
+  p.s = s;
+  const int64_t nr = kernels.gemm_nr, mr = kernels.gemm_mr;
+  p.tiles_w = (s.out_w + 3) / 4;
+  p.tiles_per_image = p.tiles_w * ((s.out_h + 3) / 4);
+  p.tiles = s.N * p.tiles_per_image;
+  p.nb = nr;
+  p.blocks = (p.tiles + p.nb - 1) / p.nb;
+  // M of one slice: 36 x mblock x nb floats, about 256 KiB, in whole mr panels.
+  const int64_t rows = std::max<int64_t>(1, (int64_t{256} << 10) / (36 * p.nb * 4) / mr) * mr;
+  p.mblock = std::min(rows, (s.M + mr - 1) / mr * mr);
+  p.mslices = (s.M + p.mblock - 1) / p.mblock;
+  p.parts = p.blocks >= threads ? 1 : std::min(p.mslices, (threads + p.blocks - 1) / p.blocks);
+  p.tasks = p.blocks * p.parts;
+  p.slots = std::min(threads, p.tasks);
+  p.v_elements = 36 * s.C * p.nb;
+  p.m_elements = 36 * p.mblock * p.nb;
+  // One cache line more between slots so two threads' buffers never share a set stride.
+  p.slot_elements = (p.v_elements + p.m_elements + 15) / 16 * 16 + 16;
+  return p;
+}
+
+/// Y = conv(X, w) + bias, clamped to [lo, hi]; `u` from transform_weights,
+/// `scratch` holds p.slots * p.slot_elements floats.
+inline void run(const plan& p, const std::vector<packed_a>& u, const float* x, const float* bias, float lo, float hi,
+                float* y, float* scratch, const thread_pool* pool, const isa::table& kernels = isa::active()) {
+  const shape& s = p.s;
+  const int64_t nr = kernels.gemm_nr, mr = kernels.gemm_mr;
+  const bool clamp = lo > -std::numeric_limits<float>::infinity() || hi < std::numeric_limits<float>::infinity();
+  parallel_for(pool, p.slots, 1, [&](int64_t b, int64_t e) {
+    for (int64_t slot = b; slot < e; ++slot) {
+      float* v = scratch + slot * p.slot_elements;
+      float* m = v + p.v_elements;
+      for (int64_t t = p.tasks * slot / p.slots; t < p.tasks * (slot + 1) / p.slots; ++t) {
+        const int64_t block = t / p.parts, part = t % p.parts;
+        const int64_t first = block * p.nb, count = std::min(p.nb, p.tiles - first);
+        isa::winograd_input_args in{};
+        in.x = x;
+        in.channels = s.C;
+        in.height = s.H;
+        in.width = s.W;
+        in.image_stride = s.C * s.H * s.W;
+        in.pad_top = s.pad_top;
+        in.pad_left = s.pad_left;
+        in.tiles_w = p.tiles_w;
+        in.tiles_per_image = p.tiles_per_image;
+        in.first_tile = first;
+        in.tiles = count;
+        in.nb = p.nb;
+        in.v = v;
+        in.xi_stride = s.C * p.nb;
+        kernels.f32_winograd_f4k3_input(in);
+
+        const int64_t slice0 = p.mslices * part / p.parts, slice1 = p.mslices * (part + 1) / p.parts;
+        for (int64_t slice = slice0; slice < slice1; ++slice) {
+          const int64_t m0 = slice * p.mblock, rows = std::min(p.mblock, s.M - m0);
+          const isa::f32_gemm_params params;
+          for (int xi = 0; xi < 36; ++xi) {
+            const float* a = u[static_cast<std::size_t>(xi)].data();
+            const float* vb = v + xi * in.xi_stride;
+            float* mx = m + xi * p.mblock * p.nb;
+            for (int64_t i = 0; i < rows; i += mr)
+              for (int64_t j = 0; j < p.nb; j += nr)
+                kernels.f32_gemm(s.C, a + (m0 + i) * s.C, vb + j * s.C, mx + i * p.nb + j, p.nb,
+                                 static_cast<int>(std::min<int64_t>(mr, rows - i)), static_cast<int>(nr), params);
+          }
+          isa::winograd_output_args out{};
+          out.m = m;
+          out.rows = rows;
+          out.nb = p.nb;
+          out.xi_stride = p.mblock * p.nb;
+          out.tiles_w = p.tiles_w;
+          out.tiles_per_image = p.tiles_per_image;
+          out.first_tile = first;
+          out.tiles = count;
+          out.y = y + m0 * s.out_h * s.out_w;
+          out.out_h = s.out_h;
+          out.out_w = s.out_w;
+          out.image_stride = s.M * s.out_h * s.out_w;
+          out.bias = bias ? bias + m0 : nullptr;
+          out.clamp = clamp;
+          out.min = lo;
+          out.max = hi;
+          kernels.f32_winograd_f4k3_output(out);
+        }
+      }
+    }
+  });
+}
+
+}  // namespace onyx::kernels::cpu::winograd

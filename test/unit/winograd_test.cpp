@@ -1,0 +1,106 @@
+// Winograd F(4x4, 3x3) (kernels/cpu/winograd.hpp) at every ISA level this CPU
+// has, against a direct convolution in double; and Conv through the kernel
+// on shapes where it takes that path.
+//
+// Tolerance: |y - ref| <= 1e-5 * mag + 1e-6, mag being the sum of the
+// absolute values of the element's terms (|bias| + sum |w x|). Winograd's
+// transforms add and subtract values up to ~100 times larger than a term
+// (the 4s, 5s and 8s of B and A, and G's 1/6 and 1/24), so its error is
+// about 100x float rounding of the terms: ~1e-5 relative to mag, against
+// ~1e-7 for the direct product. Measured worst case here: 2.2e-6 * mag.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "kernels/cpu/winograd.hpp"
+#include "onyx/core/thread_pool.hpp"
+
+namespace {
+
+using namespace onyx::kernels::cpu;
+using std::int64_t;
+
+std::vector<float> random_floats(int64_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+struct wcase {
+  int64_t N, C, M, H, W;
+  int64_t pad_top, pad_left, pad_bottom, pad_right;
+  bool bias;
+  float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
+};
+
+void check(const wcase& k, const isa::table& t, const onyx::thread_pool* pool) {
+  const int64_t out_h = k.H + k.pad_top + k.pad_bottom - 2, out_w = k.W + k.pad_left + k.pad_right - 2;
+  const auto x = random_floats(k.N * k.C * k.H * k.W, 1), w = random_floats(k.M * k.C * 9, 2);
+  const auto b = random_floats(k.M, 3);
+  const float* bias = k.bias ? b.data() : nullptr;
+
+  const winograd::shape s{k.N, k.C, k.M, k.H, k.W, out_h, out_w, k.pad_top, k.pad_left};
+  const auto u = winograd::transform_weights(w.data(), k.M, k.C, t);
+  const auto p = winograd::make_plan(s, pool ? pool->size() : 1, t);
+  std::vector<float> scratch(static_cast<std::size_t>(p.slots * p.slot_elements));
+  std::vector<float> y(static_cast<std::size_t>(k.N * k.M * out_h * out_w), std::nanf(""));
+  winograd::run(p, u, x.data(), bias, k.lo, k.hi, y.data(), scratch.data(), pool, t);
+
+  double worst = 0;
+  for (int64_t n = 0; n < k.N; ++n)
+    for (int64_t m = 0; m < k.M; ++m)
+      for (int64_t oy = 0; oy < out_h; ++oy)
+        for (int64_t ox = 0; ox < out_w; ++ox) {
+          double acc = bias ? bias[m] : 0.0, mag = bias ? std::abs(bias[m]) : 0.0;
+          for (int64_t c = 0; c < k.C; ++c)
+            for (int64_t i = 0; i < 3; ++i)
+              for (int64_t j = 0; j < 3; ++j) {
+                const int64_t iy = oy + i - k.pad_top, ix = ox + j - k.pad_left;
+                if (iy < 0 || iy >= k.H || ix < 0 || ix >= k.W) continue;
+                const double term = double(w[((m * k.C + c) * 3 + i) * 3 + j]) * x[((n * k.C + c) * k.H + iy) * k.W + ix];
+                acc += term;
+                mag += std::abs(term);
+              }
+          acc = std::min<double>(std::max<double>(acc, k.lo), k.hi);
+          const double got = y[static_cast<std::size_t>(((n * k.M + m) * out_h + oy) * out_w + ox)];
+          const double err = std::abs(got - acc);
+          worst = std::max(worst, err / (mag + 1e-30));
+          if (!(err <= 1e-5 * mag + 1e-6)) {
+            INFO(isa::name(t.isa) << " n=" << n << " m=" << m << " y=" << oy << " x=" << ox << " got " << got
+                                  << " want " << acc);
+            REQUIRE(err <= 1e-5 * mag + 1e-6);
+          }
+        }
+  INFO(isa::name(t.isa) << " worst error / magnitude " << worst);
+  CHECK(worst < 1e-5);
+}
+
+}  // namespace
+
+TEST_CASE("Winograd F(4x4,3x3) against a direct convolution", "[conv][winograd]") {
+  const onyx::thread_pool pool(4);
+  for (auto l : {isa::level::scalar, isa::level::sse, isa::level::avx2, isa::level::avx512}) {
+    const isa::table* t = isa::find(l);
+    if (!t) {
+      WARN("skipping ISA level " << isa::name(l) << ": this CPU lacks it");
+      continue;
+    }
+    INFO(isa::name(l));
+    // Sizes not multiples of 4 (partial output tiles), M not a multiple of
+    // any mr, tile counts not multiples of nb, two images sharing a block.
+    check({2, 19, 23, 13, 11, 1, 1, 1, 1, true}, *t, nullptr);
+    // Asymmetric and zero padding, no bias, a clamp (fused Clip).
+    check({1, 8, 9, 10, 9, 0, 2, 1, 0, false, -0.5f, 0.75f}, *t, nullptr);
+    // More output channels than one slice of M, on a pool with fewer blocks
+    // than threads (slices split over threads).
+    check({1, 16, 100, 20, 20, 1, 1, 1, 1, true, 0.0f}, *t, &pool);
+    // Many blocks over the pool.
+    check({2, 12, 14, 30, 27, 1, 1, 1, 1, true}, *t, &pool);
+  }
+}
