@@ -110,6 +110,8 @@ TEST_CASE("Conv 2-D: pads, strides, dilations, groups, bias", "[conv]") {
   check_f32({{1, 6, 9, 8}, {6, 1, 3, 3}, 6, {1, 1}, {}, {1, 1, 1, 1}});   // depthwise
   check_f32({{2, 5, 10, 7}, {5, 1, 5, 3}, 5, {2, 2}, {1, 2}, {2, 1, 2, 1}});  // depthwise, strided
   check_f32({{1, 4, 9, 9}, {8, 1, 3, 3}, 4, {1, 1}, {}, {1, 1, 1, 1}});   // depth multiplier 2
+  check_f32({{1, 6, 17, 37}, {6, 1, 5, 5}, 6, {2, 2}, {}, {2, 2, 2, 2}});  // depthwise 5x5, strided, row tails
+  check_f32({{2, 3, 8, 19}, {3, 1, 3, 2}, 3, {3, 3}, {2, 1}, {1, 0, 2, 1}, "NOTSET", false});  // generic row kernel
   check_f32({{2, 7, 5, 6}, {9, 7, 1, 1}});                                // pointwise
   check_f32({{1, 7, 5, 6}, {9, 7, 1, 1}, 1, {2, 2}});                     // strided 1x1
 }

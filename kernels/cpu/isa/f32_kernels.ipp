@@ -427,4 +427,62 @@ void winograd_f4k3_output(const isa::winograd_output_args& a) {
   }
 }
 
+// --- depthwise convolution, one channel -------------------------------------
+//
+// `lanes` outputs of a row at a time, all taps accumulated in one register:
+// each input row is read kh*kw times from L1 and y is written once. 3x3 and
+// 5x5 are unrolled with their weights held in registers.
+template <int KH, int KW>
+void dwconv_fixed(const isa::dwconv_args& a) {
+  constexpr int kh = KH, kw = KW;
+  vec w[kh * kw];
+  for (int t = 0; t < kh * kw; ++t) w[t] = vec(a.w[t]);
+  std::int64_t off[kh * kw];
+  for (int i = 0; i < kh; ++i)
+    for (int j = 0; j < kw; ++j) off[i * kw + j] = i * a.dilation_h * a.row_stride + a.tap_offset[j];
+  const vec bias(a.bias), lo(a.min), hi(a.max);
+  for (std::int64_t oh = 0; oh < a.out_h; ++oh) {
+    const float* in = a.plane + oh * a.stride_h * a.row_stride;
+    float* y = a.y + oh * a.out_w;
+    for (std::int64_t x = 0; x < a.out_w; x += lanes) {
+      vec acc = bias;
+#pragma GCC unroll 25
+      for (int t = 0; t < kh * kw; ++t) acc = fmadd(w[t], load_vec(in + off[t] + x), acc);
+      if (a.clamp) acc = clamp_to(acc, lo, hi);
+      if (x + lanes <= a.out_w) {
+        store_vec(y + x, acc);
+      } else {
+        alignas(64) float t[lanes];
+        store_vec(t, acc);
+        std::memcpy(y + x, t, sizeof(float) * (a.out_w - x));
+      }
+    }
+  }
+}
+
+void dwconv(const isa::dwconv_args& a) {
+  if (a.kh == 3 && a.kw == 3) return dwconv_fixed<3, 3>(a);
+  if (a.kh == 5 && a.kw == 5) return dwconv_fixed<5, 5>(a);
+  const vec bias(a.bias), lo(a.min), hi(a.max);
+  for (std::int64_t oh = 0; oh < a.out_h; ++oh) {
+    const float* in = a.plane + oh * a.stride_h * a.row_stride;
+    float* y = a.y + oh * a.out_w;
+    for (std::int64_t x = 0; x < a.out_w; x += lanes) {
+      vec acc = bias;
+      for (std::int64_t i = 0; i < a.kh; ++i) {
+        const float* r = in + i * a.dilation_h * a.row_stride + x;
+        for (std::int64_t j = 0; j < a.kw; ++j) acc = fmadd(vec(a.w[i * a.kw + j]), load_vec(r + a.tap_offset[j]), acc);
+      }
+      if (a.clamp) acc = clamp_to(acc, lo, hi);
+      if (x + lanes <= a.out_w) {
+        store_vec(y + x, acc);
+      } else {
+        alignas(64) float t[lanes];
+        store_vec(t, acc);
+        std::memcpy(y + x, t, sizeof(float) * (a.out_w - x));
+      }
+    }
+  }
+}
+
 }  // namespace

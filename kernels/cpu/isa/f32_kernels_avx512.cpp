@@ -26,6 +26,8 @@ void f32_softmax_row__avx512_x16(const float* x, float* y, std::int64_t n) { sof
 void f32_winograd_f4k3_input__avx512_x16(const winograd_input_args& a) { winograd_f4k3_input(a, 32); }
 void f32_winograd_f4k3_output__avx512_x16(const winograd_output_args& a) { winograd_f4k3_output(a); }
 
+void f32_dwconv__avx512_x16(const dwconv_args& a) { dwconv(a); }
+
 extern const table kernel_table;
 const table kernel_table = {
     .isa = level::avx512,
@@ -38,6 +40,7 @@ const table kernel_table = {
     .f32_tanh = f32_tanh__avx512_x16,
     .f32_erf = f32_erf__avx512_x16,
     .f32_softmax_row = f32_softmax_row__avx512_x16,
+    .f32_dwconv = f32_dwconv__avx512_x16,
     .f32_winograd_f4k3_input = f32_winograd_f4k3_input__avx512_x16,
     .f32_winograd_f4k3_output = f32_winograd_f4k3_output__avx512_x16,
 };

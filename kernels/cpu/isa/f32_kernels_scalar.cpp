@@ -27,6 +27,8 @@ void f32_softmax_row__scalar_x1(const float* x, float* y, std::int64_t n) { soft
 void f32_winograd_f4k3_input__scalar_x1(const winograd_input_args& a) { winograd_f4k3_input(a, 4); }
 void f32_winograd_f4k3_output__scalar_x1(const winograd_output_args& a) { winograd_f4k3_output(a); }
 
+void f32_dwconv__scalar_x1(const dwconv_args& a) { dwconv(a); }
+
 extern const table kernel_table;
 const table kernel_table = {
     .isa = level::scalar,
@@ -39,6 +41,7 @@ const table kernel_table = {
     .f32_tanh = f32_tanh__scalar_x1,
     .f32_erf = f32_erf__scalar_x1,
     .f32_softmax_row = f32_softmax_row__scalar_x1,
+    .f32_dwconv = f32_dwconv__scalar_x1,
     .f32_winograd_f4k3_input = f32_winograd_f4k3_input__scalar_x1,
     .f32_winograd_f4k3_output = f32_winograd_f4k3_output__scalar_x1,
 };

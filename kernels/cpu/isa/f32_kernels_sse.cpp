@@ -26,6 +26,8 @@ void f32_softmax_row__sse_x4(const float* x, float* y, std::int64_t n) { softmax
 void f32_winograd_f4k3_input__sse_x4(const winograd_input_args& a) { winograd_f4k3_input(a, 8); }
 void f32_winograd_f4k3_output__sse_x4(const winograd_output_args& a) { winograd_f4k3_output(a); }
 
+void f32_dwconv__sse_x4(const dwconv_args& a) { dwconv(a); }
+
 extern const table kernel_table;
 const table kernel_table = {
     .isa = level::sse,
@@ -38,6 +40,7 @@ const table kernel_table = {
     .f32_tanh = f32_tanh__sse_x4,
     .f32_erf = f32_erf__sse_x4,
     .f32_softmax_row = f32_softmax_row__sse_x4,
+    .f32_dwconv = f32_dwconv__sse_x4,
     .f32_winograd_f4k3_input = f32_winograd_f4k3_input__sse_x4,
     .f32_winograd_f4k3_output = f32_winograd_f4k3_output__sse_x4,
 };

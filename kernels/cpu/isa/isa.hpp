@@ -79,6 +79,27 @@ struct winograd_output_args {
   bool clamp;
   float min, max;
 };
+/// One channel of a depthwise convolution with dilation 1 along W, from its
+/// padded input plane (rows of row_stride floats, row r at plane + r * row_stride):
+///   y[oh * out_w + x] = clamp(bias + sum_{i < kh, j < kw} w[i * kw + j] *
+///                             in_(oh * stride_h + i * dilation_h)[x * stride + j])
+/// where a padded row in_r is stored split by phase, in_r[q] at
+/// (q % stride) * phase_stride + q / stride, so every tap reads contiguous
+/// floats; tap_offset[j] = (j % stride) * phase_stride + j / stride. Rows
+/// may be read up to 16 floats past the last tap (the caller leaves that slack).
+struct dwconv_args {
+  const float* plane;
+  std::int64_t row_stride, stride_h, dilation_h;
+  std::int64_t kh, kw;
+  const std::int64_t* tap_offset;
+  const float* w;
+  float bias;
+  float* y;
+  std::int64_t out_h, out_w;
+  bool clamp;
+  float min, max;
+};
+using f32_dwconv_fn = void (*)(const dwconv_args&);
 using f32_winograd_input_fn = void (*)(const winograd_input_args&);
 using f32_winograd_output_fn = void (*)(const winograd_output_args&);
 
@@ -97,6 +118,7 @@ struct table {
   f32_unary_fn f32_tanh;      // abs and rel err ~1e-6
   f32_unary_fn f32_erf;       // abs err < 1e-6
   f32_unary_fn f32_softmax_row;  // y = exp(x - max x) / sum; n == 0 writes nothing
+  f32_dwconv_fn f32_dwconv;
   f32_winograd_input_fn f32_winograd_f4k3_input;
   f32_winograd_output_fn f32_winograd_f4k3_output;
 };
