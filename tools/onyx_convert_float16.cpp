@@ -1,10 +1,13 @@
 // onyx-convert-float16: a float32 ONNX model rewritten to compute in float16
 // (or bfloat16), for benchmarks and tests of the narrow-float paths.
 //
-//   onyx-convert-float16 IN.onnx OUT.onnx [--bfloat16]
-//   onyx-convert-float16 --tensor IN.pb OUT.pb [--bfloat16]
+//   onyx-convert-float16 IN.onnx OUT.onnx [--bfloat16] [--rounded-float32]
+//   onyx-convert-float16 --tensor IN.pb OUT.pb [--bfloat16] [--rounded-float32]
 //
 // The second form converts one TensorProto file (a test input or output).
+// --rounded-float32 rounds the same tensors to float16 (bfloat16) but keeps
+// them, and every type, float32: the model a float16 one computes when it
+// rounds only its weights and inputs, the reference for its accuracy.
 //
 // In every graph (subgraphs included), each float32 tensor becomes the narrow
 // type: initializers and the tensors of Constant and ConstantOfShape nodes
@@ -34,10 +37,12 @@ using onyx::dtype;
 
 struct converter {
   dtype to;  // float16 or bfloat16
+  bool keep_float32 = false;  // round tensors to `to` but store them as float32
   onyx::graph::external_data_root* root;
   int converted = 0;
 
-  int onnx_to() const { return static_cast<int>(to); }
+  /// The type tensors and values are stored in.
+  int onnx_to() const { return keep_float32 ? onnx::TensorProto::FLOAT : static_cast<int>(to); }
 
   /// `p` in the narrow type when it is float32; clamps finite values.
   onyx::status tensor(onnx::TensorProto& p) {
@@ -50,6 +55,10 @@ struct converter {
       if (std::isfinite(x)) x = std::fmax(-limit, std::fmin(limit, x));
     onyx::tensor n = onyx::tensor::zeros(to, t.shape());
     onyx::narrow(std::span<const float>(v), n);
+    if (keep_float32) {
+      onyx::widen(n, t.values<float>());
+      n = std::move(t);
+    }
     p = onyx::graph::tensor_to_proto(n, name);
     ++converted;
     return onyx::ok();
@@ -138,12 +147,14 @@ int main(int argc, char** argv) {
   dtype to = dtype::float16;
   std::vector<std::string> paths;
   const char* usage =
-      "usage: onyx-convert-float16 IN.onnx OUT.onnx [--bfloat16]\n"
-      "       onyx-convert-float16 --tensor IN.pb OUT.pb [--bfloat16]\n";
-  bool tensor_file = false;
+      "usage: onyx-convert-float16 IN.onnx OUT.onnx [--bfloat16] [--rounded-float32]\n"
+      "       onyx-convert-float16 --tensor IN.pb OUT.pb [--bfloat16] [--rounded-float32]\n";
+  bool tensor_file = false, rounded = false;
   for (const auto& a : args) {
     if (a == "--bfloat16") {
       to = dtype::bfloat16;
+    } else if (a == "--rounded-float32") {
+      rounded = true;
     } else if (a == "--tensor") {
       tensor_file = true;
     } else if (a == "-h" || a == "--help") {
@@ -160,7 +171,7 @@ int main(int argc, char** argv) {
     onnx::TensorProto p;
     std::ifstream in(paths[0], std::ios::binary);
     if (!in || !p.ParseFromIstream(&in)) return fail("cannot read a TensorProto from " + paths[0]);
-    converter c{to, nullptr};
+    converter c{to, rounded, nullptr};
     if (auto s = c.tensor(p); !s.ok()) return fail(s.message());
     std::ofstream out(paths[1], std::ios::binary);
     if (!out || !p.SerializeToOstream(&out)) return fail("cannot write " + paths[1]);
@@ -173,7 +184,7 @@ int main(int argc, char** argv) {
     if (!m.ParseFromIstream(&in)) return fail(paths[0] + " is not an ONNX model");
   }
   onyx::graph::external_data_root root(std::filesystem::path(paths[0]).parent_path());
-  converter c{to, &root};
+  converter c{to, rounded, &root};
   if (auto s = c.graph(*m.mutable_graph()); !s.ok()) return fail(s.message());
   std::ofstream out(paths[1], std::ios::binary);
   if (!out || !m.SerializeToOstream(&out)) return fail("cannot write " + paths[1]);
