@@ -36,7 +36,7 @@ namespace {
 using onyx::dtype;
 
 struct converter {
-  dtype to;  // float16 or bfloat16
+  dtype to;                   // float16 or bfloat16
   bool keep_float32 = false;  // round tensors to `to` but store them as float32
   onyx::graph::external_data_root* root;
   int converted = 0;

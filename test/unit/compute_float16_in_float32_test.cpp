@@ -152,11 +152,11 @@ TEST_CASE("compute_float16_in_float32: outputs equal the float32 model's, rounde
   session kept(path16, {.threads = 1, .compute_float16_in_float32 = false});
   session f32(path32, {.threads = 1});
   // After fuse_conv, the float32 graph of both.
-  CHECK(run_ops(moved) == list{"Cast", "onyx.fused.Conv", "MaxPool", "onyx.fused.Conv", "Resize", "Concat", "Conv",
-                               "Cast"});
+  CHECK(run_ops(moved) ==
+        list{"Cast", "onyx.fused.Conv", "MaxPool", "onyx.fused.Conv", "Resize", "Concat", "Conv", "Cast"});
   // Without the pass, float16 Conv fuses its Relu but folds no BatchNormalization.
-  CHECK(run_ops(kept) == list{"onyx.fused.Conv", "MaxPool", "Conv", "BatchNormalization", "Relu", "Resize", "Concat",
-                              "Conv"});
+  CHECK(run_ops(kept) ==
+        list{"onyx.fused.Conv", "MaxPool", "Conv", "BatchNormalization", "Relu", "Resize", "Concat", "Conv"});
   auto got = moved.run({{"x", typed(xs, cnn_input, dtype::float16)}})[0].as_tensor();
   auto op_by_op = kept.run({{"x", typed(xs, cnn_input, dtype::float16)}})[0].as_tensor();
   auto exact = f32.run({{"x", typed(xs, cnn_input, dtype::float32)}})[0].as_tensor();
@@ -296,4 +296,38 @@ TEST_CASE("compute_float16_in_float32: bfloat16 too") {
   REQUIRE(got.type() == dtype::bfloat16);
   // bfloat16 keeps 8 bits: a rounded intermediate moves the result by ~2^-8.
   test::require_close(typed(as_floats(got), got.shape(), dtype::float32), as_floats(want), 1e-2, 1e-2);
+}
+
+TEST_CASE("compute_float16_in_float32: a value a subgraph captures keeps its name and type") {
+  // a = Relu(x) is captured by both branches of an If; each branch body is
+  // optimized on its own and moves its Add/Neg, entering through a Cast of
+  // the captured float16 `a`.
+  graph::model_builder b{19};
+  auto cond = b.input("cond", dtype::boolean, {});
+  auto x = b.input("x", dtype::float16, {2, 3});
+  auto a = b.node("Relu", {x});
+  graph::graph_builder then_body = b.subgraph("then");
+  then_body.output(then_body.node("Add", {a, a}), dtype::float16, {2, 3});
+  graph::graph_builder else_body = b.subgraph("else");
+  else_body.output(else_body.node("Neg", {a}), dtype::float16, {2, 3});
+  b.output(b.node("If", {cond}, {{"then_branch", then_body}, {"else_branch", else_body}}));
+  auto path = test::temp_path("f16_captured.onnx");
+  REQUIRE(b.save(path).ok());
+
+  auto r = rewritten(path);
+  CHECK(r.ops_of() == list{"Cast", "Relu", "Cast", "If"});
+  const int ia = r.g().find(a);
+  REQUIRE(ia >= 0);
+  CHECK(type_of(r, ia) == dtype::float16);
+  CHECK(r.g().nodes[2].outputs[0] == ia);
+
+  auto xs = random_tensor({2, 3}, dtype::float16, -2, 2, 6);
+  for (bool c : {true, false}) {
+    std::vector<named_value> in{{"cond", tensor::scalar(c)}, {"x", xs}};
+    auto got = session(path, {.threads = 1}).run(in)[0].as_tensor();
+    auto want = session(path, {.threads = 1, .compute_float16_in_float32 = false}).run(in)[0].as_tensor();
+    REQUIRE(got.type() == dtype::float16);
+    auto e = want.values<float16_t>(), o = got.values<float16_t>();
+    for (std::size_t j = 0; j < e.size(); ++j) CHECK(o[j].bits == e[j].bits);  // one op per region: exact
+  }
 }

@@ -336,7 +336,8 @@ inline status compute_float16_in_float32(graph& g, inferred& st, const op_table&
         continue;
       }
       const int w = new_value(id);
-      exits.push_back(make_cast(w, id, st.types[id].type, g.values[id].name + "/to_" + std::string(name(st.types[id].type))));
+      exits.push_back(
+          make_cast(w, id, st.types[id].type, g.values[id].name + "/to_" + std::string(name(st.types[id].type))));
       wide[id] = w;
       id = w;
     }
