@@ -37,8 +37,11 @@ while (($#)); do
 done
 if ((${#models[@]} == 0)); then
   shopt -s nullglob
+  # build/bench/models: the float16 models `ninja -C build float16_models`
+  # makes (tools/onyx_convert_float16.cpp), when they are there.
   models=(/work/shared/onnx-tests/light/*.onnx /work/shared/onnx-tests/real/*/model.onnx
-          "$root/examples/models/resnet50.onnx")
+          "$root/examples/models/resnet50.onnx" "$root"/build/bench/models/*.onnx
+          "$root"/build/bench/models/*/model.onnx)
 fi
 [[ -x $onyx_run ]] || { echo "compare_ort.sh: no onyx-run at $onyx_run (use --onyx-run)" >&2; exit 1; }
 ort_js=$here/ort/run_ort.js
@@ -71,6 +74,7 @@ for model in "${models[@]}"; do
   name=$(basename "$model" .onnx)
   [[ $name == model ]] && name=$(basename "$(dirname "$model")")
   [[ $model == "$root"/examples/* ]] && name=examples/$name
+  [[ $model == "$root"/build/bench/models/* ]] && name=build/$name
   mapfile -t specs < <(node "$ort_js" --make-inputs "$model" "$work/in-$name")
   inputs=()
   for s in "${specs[@]}"; do inputs+=(--input "$s"); done

@@ -2,6 +2,7 @@
 //
 //   onyx-run [MODEL] [--input NAME=FILE.pb]... [--shape NAME=2x3x224x224]...
 //            [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]
+//            [--keep-float16]
 //
 // Inputs not given are generated: floats uniform in [0,1) from a fixed seed,
 // integers 0, bools false; symbolic dims are 1 unless --shape sets them
@@ -9,7 +10,9 @@
 // ResNet-50. With --output-dir, output i is written to DIR/output_i.pb. With
 // --dump-stages, the graph is written as text after each pipeline stage:
 // DIR/00_load.txt, 01_normalize.txt, 02_infer.txt, then 03_<pass>.txt, ...
-// one per optimization pass (onyx/graph/dump.hpp).
+// one per optimization pass (onyx/graph/dump.hpp). --keep-float16 turns off
+// the pass that runs float16/bfloat16 regions in float32 (each such op then
+// converts its own inputs and outputs), for comparisons.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -34,6 +37,7 @@ struct options {
   int threads = 0, warmup = 1, runs = 10;
   std::string output_dir;
   std::string dump_stages;
+  bool keep_float16 = false;
 };
 
 int fail(const std::string& msg) {
@@ -43,7 +47,8 @@ int fail(const std::string& msg) {
 
 const char* usage =
     "usage: onyx-run [MODEL] [--input NAME=FILE.pb]... [--shape NAME=2x3x224x224]...\n"
-    "                [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]\n";
+    "                [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]\n"
+    "                [--keep-float16]\n";
 
 onyx::result<onyx::extents> parse_extents(const std::string& s) {
   onyx::extents e;
@@ -108,6 +113,8 @@ onyx::result<options> parse_args(int argc, char** argv) {
       ONYX_ASSIGN(o.output_dir, next());
     } else if (a == "--dump-stages") {
       ONYX_ASSIGN(o.dump_stages, next());
+    } else if (a == "--keep-float16") {
+      o.keep_float16 = true;
     } else if (a == "-h" || a == "--help") {
       std::fputs(usage, stdout);
       std::exit(0);
@@ -198,6 +205,7 @@ int run(const options& o) {
   onyx::session_options so;
   so.threads = o.threads;
   so.dump_stages = o.dump_stages;
+  so.compute_float16_in_float32 = !o.keep_float16;
   auto opened = onyx::session::open(o.model, so);
   if (!opened.ok()) return fail(opened.error().message());
   const auto& s = **opened;

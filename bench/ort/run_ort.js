@@ -1,9 +1,11 @@
 // bench/ort/run_ort.js: ONNX Runtime's side of bench/compare_ort.sh.
 //
 //   node run_ort.js MODEL [--input NAME=FILE.pb]... [--threads N] [--warmup W] [--runs R]
+//                   [--output-dir DIR]
 //     runs MODEL like onyx-run does and prints `latency: median X ms, min Y ms,
 //     max Z ms over R runs`. Session: intraOpNumThreads N, interOpNumThreads 1,
-//     graphOptimizationLevel all, sequential execution.
+//     graphOptimizationLevel all, sequential execution. With --output-dir,
+//     output i of the last run is written to DIR/output_i.pb (as onyx-run does).
 //   node run_ort.js --make-inputs MODEL DIR
 //     prints one NAME=FILE.pb line per model input, for both runtimes: the
 //     model's test_data_set_0/input_<i>.pb when it has one, otherwise a tensor
@@ -17,10 +19,19 @@ const path = require('path');
 
 // TensorProto, the fields this needs: dims 1, data_type 2, float_data 4,
 // int32_data 5, int64_data 7, name 8, raw_data 9, double_data 10.
-const DT = {1: 'float32', 2: 'uint8', 3: 'int8', 6: 'int32', 7: 'int64', 9: 'bool', 11: 'float64'};
+const DT = {1: 'float32', 2: 'uint8', 3: 'int8', 6: 'int32', 7: 'int64', 9: 'bool', 10: 'float16', 11: 'float64'};
 const DT_CODE = Object.fromEntries(Object.entries(DT).map(([k, v]) => [v, Number(k)]));
 const ARRAY = {float32: Float32Array, uint8: Uint8Array, int8: Int8Array, int32: Int32Array,
-               int64: BigInt64Array, bool: Uint8Array, float64: Float64Array};
+               int64: BigInt64Array, bool: Uint8Array, float16: Uint16Array, float64: Float64Array};
+
+/// The float16 bits of `x` (round to nearest even), for generated inputs.
+function halfBits(x) {
+  const f = new Float32Array([x]), u = new Uint32Array(f.buffer)[0];
+  const sign = (u >>> 16) & 0x8000, a = u & 0x7fffffff;
+  if (a >= 0x477ff000) return sign | (a > 0x7f800000 ? 0x7e00 : 0x7c00);
+  if (a < 0x38800000) return sign | Math.round(new Float32Array(new Uint32Array([a]).buffer)[0] * 16777216);
+  return sign | ((a + 0xfff + ((a >>> 13) & 1) - 0x38000000) >>> 13);
+}
 
 function readVarint(buf, pos) {
   let v = 0n, shift = 0n;
@@ -112,6 +123,7 @@ async function makeInputs(ort, model, dir) {
     if (!Arr) throw new Error(`input '${m.name}' has type ${m.type}, which this script cannot generate`);
     const data = new Arr(n);
     if (m.type === 'float32' || m.type === 'float64') for (let k = 0; k < n; ++k) data[k] = k / n;
+    if (m.type === 'float16') for (let k = 0; k < n; ++k) data[k] = halfBits(k / n);
     const file = path.join(dir, `input_${i}.pb`);
     fs.writeFileSync(file, encodeTensor(m.name, m.type, dims, data));
     console.log(`${m.name}=${file}`);
@@ -119,13 +131,14 @@ async function makeInputs(ort, model, dir) {
 }
 
 async function bench(ort, argv) {
-  const o = {model: null, inputs: [], threads: 1, warmup: 1, runs: 10};
+  const o = {model: null, inputs: [], threads: 1, warmup: 1, runs: 10, outputDir: null};
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--input') o.inputs.push(argv[++i]);
     else if (a === '--threads') o.threads = Number(argv[++i]);
     else if (a === '--warmup') o.warmup = Number(argv[++i]);
     else if (a === '--runs') o.runs = Number(argv[++i]);
+    else if (a === '--output-dir') o.outputDir = argv[++i];
     else o.model = a;
   }
   const s = await ort.InferenceSession.create(o.model, {
@@ -143,10 +156,18 @@ async function bench(ort, argv) {
   }
   for (let i = 0; i < o.warmup; ++i) await s.run(feeds);
   const ms = [];
+  let outs = null;
   for (let i = 0; i < o.runs; ++i) {
     const t0 = process.hrtime.bigint();
-    await s.run(feeds);
+    outs = await s.run(feeds);
     ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  if (o.outputDir) {
+    fs.mkdirSync(o.outputDir, {recursive: true});
+    s.outputNames.forEach((name, i) => {
+      const t = outs[name];
+      fs.writeFileSync(path.join(o.outputDir, `output_${i}.pb`), encodeTensor(name, t.type, t.dims, t.data));
+    });
   }
   ms.sort((a, b) => a - b);
   const h = ms.length >> 1;

@@ -180,6 +180,7 @@ struct compile_options {
   /// Called with the main graph after inference ("infer") and after each
   /// optimization pass (its name): a stage dump (graph::stage_dumper).
   graph::passes::after_pass_fn after_stage{};
+  graph::passes::pass_options passes{};  // which optional passes run
 };
 
 /// Infers, optimizes and binds `g`. `outer` gives the types of values the
@@ -206,7 +207,7 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
   ONYX_TRY(graph::infer_graph(*g, cg->types, evaluate));
   const auto& after_stage = outer_graph ? graph::passes::after_pass_fn{} : opt.after_stage;
   if (after_stage) ONYX_TRY(after_stage("infer", *g, cg->types));
-  if (opt.optimize) ONYX_TRY(graph::passes::optimize(*g, cg->types, evaluate, opt.ops, after_stage));
+  if (opt.optimize) ONYX_TRY(graph::passes::optimize(*g, cg->types, evaluate, opt.ops, after_stage, opt.passes));
 
   // Bind: each node gets the kernel of the first backend that has one.
   // Subgraph bodies run on the host, where their owner's kernel calls them.

@@ -38,6 +38,11 @@ struct session_options {
   int threads = 0;
   /// Run the optimization passes (constant folding, dead nodes, fusions).
   bool optimize = true;
+  /// With `optimize`: run float16 and bfloat16 computation in float32, with
+  /// Casts where a value enters or leaves such a region
+  /// (graph/passes/compute_float16_in_float32.hpp). Outputs then differ from
+  /// op-by-op float16 rounding by about float16's precision.
+  bool compute_float16_in_float32 = true;
   /// Input-shape signatures whose plans are kept.
   std::size_t plan_cache_size = 8;
   /// When set, the main graph is written to this directory as text after
@@ -204,7 +209,7 @@ class session_core {
     ONYX_TRY(dump("load", *model_.main));
     ONYX_TRY(graph::normalize(*model_.main, ops_));
     ONYX_TRY(dump("normalize", *model_.main));
-    runtime::compile_options co{opt_.optimize, pool_.get(), ops_, {}};
+    runtime::compile_options co{opt_.optimize, pool_.get(), ops_, {}, {opt_.compute_float16_in_float32}};
     if (dump.enabled())
       co.after_stage = [&dump](std::string_view stage, const graph::graph& g, const graph::inferred& st) {
         return dump(stage, g, &st);

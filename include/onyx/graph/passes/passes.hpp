@@ -10,6 +10,7 @@
 #include <functional>
 #include <string_view>
 
+#include "onyx/graph/passes/compute_float16_in_float32.hpp"
 #include "onyx/graph/passes/fold_constants.hpp"
 #include "onyx/graph/passes/fuse_conv.hpp"
 #include "onyx/graph/passes/fuse_gemm.hpp"
@@ -17,10 +18,17 @@
 
 namespace onyx::graph::passes {
 
+/// Which optional passes run (the session's options choose).
+struct pass_options {
+  /// compute_float16_in_float32: float16/bfloat16 regions run as float32.
+  bool compute_float16_in_float32 = true;
+};
+
 /// What a pass may use besides the graph and its inferred types.
 struct pass_context {
   const evaluate_fn& evaluate;  // runs a node on known inputs (constant folding)
   const op_table& ops;          // the ops a rewrite may produce
+  const pass_options& options;
 };
 
 struct pass {
@@ -31,6 +39,10 @@ struct pass {
 inline constexpr std::array pipeline{
     pass{"fold_constants",
          [](graph& g, inferred& st, const pass_context& c) { return fold_constants(g, st, c.evaluate); }},
+    pass{"compute_float16_in_float32",
+         [](graph& g, inferred& st, const pass_context& c) {
+           return c.options.compute_float16_in_float32 ? compute_float16_in_float32(g, st, c.ops, c.evaluate) : ok();
+         }},
     pass{"fuse_conv", [](graph& g, inferred& st, const pass_context& c) { return fuse_conv(g, st, c.ops); }},
     pass{"fuse_gemm", [](graph& g, inferred& st, const pass_context& c) { return fuse_gemm(g, st, c.ops); }},
     pass{"remove_dead_nodes",
@@ -43,10 +55,11 @@ inline constexpr std::array pipeline{
 /// Called after each pass with its name and the graph it left (a stage dump).
 using after_pass_fn = std::function<status(std::string_view pass, const graph&, const inferred&)>;
 
-/// Runs `pipeline` over `g`; `after`, when set, sees the graph after each pass.
+/// Runs `pipeline` over `g`; `after`, when set, sees the graph after each pass;
+/// `options` switch the optional passes.
 inline status optimize(graph& g, inferred& st, const evaluate_fn& evaluate, const op_table& ops,
-                       const after_pass_fn& after = {}) {
-  const pass_context c{evaluate, ops};
+                       const after_pass_fn& after = {}, const pass_options& options = {}) {
+  const pass_context c{evaluate, ops, options};
   for (const auto& p : pipeline) {
     ONYX_TRY(p.run(g, st, c));
     if (after) ONYX_TRY(after(p.name, g, st));
