@@ -10,6 +10,10 @@
 // --dump-stages, the graph is written as text after each pipeline stage:
 // DIR/00_load.txt, 01_normalize.txt, 02_infer.txt, then 03_<pass>.txt, ...
 // one per optimization pass (onyx/graph/dump.hpp).
+//
+// Prints `session: created in X ms, peak RSS so far Y MiB` (loading and
+// preparing the model: session::open; the peak resident set after it), one
+// line per output, then `latency: median ...` over the timed runs.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -194,13 +198,30 @@ std::string preview(const onyx::tensor& t) {
   return "[" + s + (t.size() > n ? ", ...]" : "]");
 }
 
+/// The process's peak resident set so far (VmHWM), in KiB; 0 where
+/// /proc/self/status is not there.
+double peak_rss_kib() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return 0;
+  char line[256];
+  double kib = 0;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmHWM: %lf kB", &kib) == 1) break;
+  std::fclose(f);
+  return kib;
+}
+
 int run(const options& o) {
   onyx::session_options so;
   so.threads = o.threads;
   so.dump_stages = o.dump_stages;
+  const auto c0 = std::chrono::steady_clock::now();
   auto opened = onyx::session::open(o.model, so);
+  const auto c1 = std::chrono::steady_clock::now();
   if (!opened.ok()) return fail(opened.error().message());
   const auto& s = **opened;
+  std::printf("session: created in %.3f ms, peak RSS so far %.1f MiB\n",
+              std::chrono::duration<double, std::milli>(c1 - c0).count(), peak_rss_kib() / 1024.0);
 
   for (const auto& [name, file] : o.input_files)
     if (std::none_of(s.inputs().begin(), s.inputs().end(), [&](auto& i) { return i.name == name; }))

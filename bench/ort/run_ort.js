@@ -1,7 +1,9 @@
 // bench/ort/run_ort.js: ONNX Runtime's side of bench/compare_ort.sh.
 //
 //   node run_ort.js MODEL [--input NAME=FILE.pb]... [--threads N] [--warmup W] [--runs R]
-//     runs MODEL like onyx-run does and prints `latency: median X ms, min Y ms,
+//     runs MODEL like onyx-run does and prints `session: created in C ms`
+//     (InferenceSession.create: reading, optimizing and preparing the model;
+//     the library is loaded before) and `latency: median X ms, min Y ms,
 //     max Z ms over R runs`. Session: intraOpNumThreads N, interOpNumThreads 1,
 //     graphOptimizationLevel all, sequential execution.
 //   node run_ort.js --make-inputs MODEL DIR
@@ -128,6 +130,7 @@ async function bench(ort, argv) {
     else if (a === '--runs') o.runs = Number(argv[++i]);
     else o.model = a;
   }
+  const c0 = process.hrtime.bigint();
   const s = await ort.InferenceSession.create(o.model, {
     intraOpNumThreads: o.threads,
     interOpNumThreads: 1,
@@ -135,6 +138,7 @@ async function bench(ort, argv) {
     graphOptimizationLevel: 'all',
     logSeverityLevel: 3,
   });
+  console.log(`session: created in ${(Number(process.hrtime.bigint() - c0) / 1e6).toFixed(3)} ms`);
   const feeds = {};
   for (const spec of o.inputs) {
     const eq = spec.indexOf('=');
