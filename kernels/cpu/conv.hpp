@@ -332,6 +332,7 @@ result<conv_state> prepare(const ops::detail::conv_attributes& a, const prepare_
       if (Mg * K > 0 && !(w->rank() == 4 && w->dim(1) == 1 && Mg == 1)) {  // depthwise reads W directly
         if constexpr (D == dtype::float32) {
           s.packed = pack_groups(w->data<float>(), a.group, Mg, K);
+          p.consume_constant(1);  // run reads only the packed W (float16 widens W each run)
         } else {
           std::vector<float> wf(static_cast<std::size_t>(w->size()));
           onyx::widen(*w, std::span<float>(wf));
