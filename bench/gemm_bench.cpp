@@ -21,6 +21,8 @@
 //   r50_<hw>_<k>x<k>_<ci>_<co>  ResNet-50 conv as im2col GEMM: M = Cout,
 //                            N = Hout*Wout, K = Cin*k*k
 //   bert_<k>_<n>             a BERT-base linear layer at sequence 128: M = 128
+//   fc_<k>_<n>               a fully connected layer at batch 1 (M = 1), B
+//                            stored transposed (Gemm transB = 1)
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -46,6 +48,7 @@ struct shape {
   std::string name;
   std::int64_t M, N, K;
   bool weights_are_a;  // conv: A = W (Cout x Cin*k*k); linear: B = W (K x N)
+  bool trans_b = false;  // B stored N x K (ONNX Gemm transB = 1, as fully connected layers export)
 };
 
 std::vector<shape> shapes() {
@@ -65,6 +68,10 @@ std::vector<shape> shapes() {
                  c.co, std::int64_t{c.hw} * c.hw, std::int64_t{c.ci} * c.k * c.k, true});
   for (auto [k, n] : {std::pair{768, 768}, {768, 3072}, {3072, 768}})
     s.push_back({"bert_" + std::to_string(k) + "_" + std::to_string(n), 128, n, k, false});
+  // Fully connected layers at batch 1 (Gemm, transB = 1): AlexNet/ZFNet/VGG fc6
+  // and fc7. A GEMV: B is read once per call, packed or not.
+  for (auto [k, n] : {std::pair{9216, 4096}, {25088, 4096}, {4096, 4096}})
+    s.push_back({"fc_" + std::to_string(k) + "_" + std::to_string(n), 1, n, k, false, true});
   return s;
 }
 
@@ -106,7 +113,8 @@ void run_sgemm(benchmark::State& state, shape s, int threads) {
   onyx::bench::fp32_peak_gflops(threads);  // measured before the timer starts
   const rate_timer timer(flops(s));
   for (auto _ : state) {
-    sgemm(false, false, s.M, s.N, s.K, 1.0f, o.A.data(), s.K, o.B.data(), s.N, 0.0f, o.C.data(), s.N, &pool);
+    sgemm(false, s.trans_b, s.M, s.N, s.K, 1.0f, o.A.data(), s.K, o.B.data(), s.trans_b ? s.K : s.N, 0.0f,
+          o.C.data(), s.N, &pool);
     benchmark::DoNotOptimize(o.C.data());
   }
   timer.report(state, threads);
@@ -125,7 +133,7 @@ void run_sgemm_packed(benchmark::State& state, shape s, int threads) {
       benchmark::DoNotOptimize(o.C.data());
     }
   } else {
-    const packed_b pb = pack_b(false, s.K, s.N, o.B.data(), s.N);
+    const packed_b pb = pack_b(s.trans_b, s.K, s.N, o.B.data(), s.trans_b ? s.K : s.N);
     timer.emplace(flops(s));
     for (auto _ : state) {
       sgemm_packed(false, s.M, s.N, s.K, 1.0f, o.A.data(), s.K, pb, 0.0f, o.C.data(), s.N, &pool);
@@ -142,8 +150,8 @@ void run_dnnl_sgemm(benchmark::State& state, shape s, int threads) {
   onyx::bench::fp32_peak_gflops(threads);
   const rate_timer timer(flops(s));
   for (auto _ : state) {
-    if (dnnl_sgemm('N', 'N', s.M, s.N, s.K, 1.0f, o.A.data(), s.K, o.B.data(), s.N, 0.0f, o.C.data(), s.N) !=
-        dnnl_success) {
+    if (dnnl_sgemm('N', s.trans_b ? 'T' : 'N', s.M, s.N, s.K, 1.0f, o.A.data(), s.K, o.B.data(),
+                   s.trans_b ? s.K : s.N, 0.0f, o.C.data(), s.N) != dnnl_success) {
       state.SkipWithError("dnnl_sgemm failed");
       break;
     }
