@@ -10,7 +10,9 @@
 # reports its median. The table shows the median of the R process medians,
 # their ratio (onyx / ORT: below 1 means onyx is faster) and the larger of
 # the R peak RSS figures (/usr/bin/time %M). ORT's RSS is the node process's
-# minus that of a node process that loads nothing.
+# minus that of a node process that loads nothing. "create ms" is the median
+# time to create the session (both print `session: created in X ms`: onyx's
+# session::open, ORT's InferenceSession.create), and c.ratio onyx / ORT.
 # Inputs: a model's test_data_set_0/input_<i>.pb when it has one, otherwise
 # arange(n)/n, written once and fed to both runtimes.
 # Needs `npm ci --ignore-scripts` in bench/ort first.
@@ -51,14 +53,15 @@ ort_js=$here/ort/run_ort.js
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Runs a command under /usr/bin/time; prints "<median ms> <peak RSS KiB>".
+# Runs a command under /usr/bin/time; prints "<median ms> <peak RSS KiB> <create ms>".
 measure() {
   local out
   out=$(/usr/bin/time -f '%M' -o "$work/rss" "$@" 2>"$work/err") || {
     echo "compare_ort.sh: failed: $*" >&2; cat "$work/err" >&2; return 1; }
   local median
   median=$(sed -n 's/^latency: median \([0-9.]*\) ms.*/\1/p' <<<"$out")
-  echo "$median $(tail -1 "$work/rss")"
+  create=$(sed -n 's/^session: created in \([0-9.]*\) ms.*/\1/p' <<<"$out")
+  echo "$median $(tail -1 "$work/rss") $create"
 }
 
 median_of() { tr ' ' '\n' | sort -g | awk '{v[NR]=$1} END {print NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
@@ -69,7 +72,8 @@ idle_rss=$(/usr/bin/time -f '%M' node "$ort_js" --idle 2>&1 | tail -1)
 printf 'onyx-run: %s\nORT: onnxruntime-node %s, %s\nwarmup %s, runs %s, rounds %s\n\n' "$onyx_run" \
   "$(node -p "require('$here/ort/node_modules/onnxruntime-node/package.json').version")" "$(uname -m)" \
   "$warmup" "$runs" "$rounds"
-printf '%-28s %3s %11s %11s %7s %10s %10s\n' model thr "onyx ms" "ORT ms" ratio "onyx MiB" "ORT MiB"
+printf '%-28s %3s %11s %11s %7s %10s %10s %11s %11s %7s\n' model thr "onyx ms" "ORT ms" ratio "onyx MiB" "ORT MiB" \
+  "onyx create" "ORT create" c.ratio
 for model in "${models[@]}"; do
   name=$(basename "$model" .onnx)
   [[ $name == model ]] && name=$(basename "$(dirname "$model")")
@@ -79,19 +83,21 @@ for model in "${models[@]}"; do
   inputs=()
   for s in "${specs[@]}"; do inputs+=(--input "$s"); done
   for t in $threads; do
-    o_ms=() r_ms=() o_rss=() r_rss=()
+    o_ms=() r_ms=() o_rss=() r_rss=() o_cr=() r_cr=()
     for ((r = 0; r < rounds; ++r)); do
       res=$(measure "$onyx_run" "$model" "${inputs[@]}" --threads "$t" --warmup "$warmup" --runs "$runs")
-      read -r ms rss <<<"$res"
-      o_ms+=("$ms") o_rss+=("$rss")
+      read -r ms rss cr <<<"$res"
+      o_ms+=("$ms") o_rss+=("$rss") o_cr+=("$cr")
       res=$(measure node "$ort_js" "$model" "${inputs[@]}" --threads "$t" --warmup "$warmup" --runs "$runs")
-      read -r ms rss <<<"$res"
-      r_ms+=("$ms") r_rss+=("$((rss - idle_rss))")
+      read -r ms rss cr <<<"$res"
+      r_ms+=("$ms") r_rss+=("$((rss - idle_rss))") r_cr+=("$cr")
     done
     om=$(median_of <<<"${o_ms[*]}") rm=$(median_of <<<"${r_ms[*]}")
-    printf '%-28s %3s %11.2f %11.2f %7.2f %10.1f %10.1f\n' "$name" "$t" "$om" "$rm" \
+    oc=$(median_of <<<"${o_cr[*]}") rc=$(median_of <<<"${r_cr[*]}")
+    printf '%-28s %3s %11.2f %11.2f %7.2f %10.1f %10.1f %11.2f %11.2f %7.2f\n' "$name" "$t" "$om" "$rm" \
       "$(awk -v a="$om" -v b="$rm" 'BEGIN {print a / b}')" \
       "$(awk -v k="$(max_of <<<"${o_rss[*]}")" 'BEGIN {print k / 1024}')" \
-      "$(awk -v k="$(max_of <<<"${r_rss[*]}")" 'BEGIN {print k / 1024}')"
+      "$(awk -v k="$(max_of <<<"${r_rss[*]}")" 'BEGIN {print k / 1024}')" \
+      "$oc" "$rc" "$(awk -v a="$oc" -v b="$rc" 'BEGIN {print a / b}')"
   done
 done

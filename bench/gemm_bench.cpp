@@ -1,20 +1,79 @@
-// sgemm throughput, in GFLOP/s (2*M*N*K per call), per ISA level and thread
-// count. Square problems, row-major, no transpose, beta = 0.
+// SGEMM throughput of kernels/cpu/sgemm.hpp on the shapes the models make,
+// beside the machine's FP32 peak and oneDNN's dnnl_sgemm, measured in the
+// same process.
 //
-//   gemm_bench --benchmark_filter='sgemm/avx512/512/1'
+//   gemm_bench                                        # everything (a few minutes)
+//   gemm_bench --benchmark_filter='/bert_'            # one family
+//   gemm_bench --benchmark_filter='threads:1$'
+//
+// Rows, per shape and thread count, one after the other:
+//   sgemm/<shape>/threads:T          C = A B, nothing packed beforehand
+//   sgemm_packed/<shape>/threads:T   the constant operand packed once: A (the
+//                                    weights) for conv shapes, B for the others,
+//                                    as Conv and Gemm/MatMul do at prepare time
+//   dnnl_sgemm/<shape>/threads:T     oneDNN (when found at configure time), its
+//                                    OpenMP team set to T threads
+// and fp32_peak/threads:T, the FMA loop of bench/fp32_peak.hpp. Counters:
+// GFLOP/s (2 M N K per call) and peak_% (of fp32_peak at the same T).
+//
+// Shapes (row-major, no transpose, beta = 0):
+//   cube_<n>                 M = N = K = n
+//   r50_<hw>_<k>x<k>_<ci>_<co>  ResNet-50 conv as im2col GEMM: M = Cout,
+//                            N = Hout*Wout, K = Cin*k*k
+//   bert_<k>_<n>             a BERT-base linear layer at sequence 128: M = 128
+//   fc_<k>_<n>               a fully connected layer at batch 1 (M = 1), B
+//                            stored transposed (Gemm transB = 1)
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdint>
-#include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "bench/fp32_peak.hpp"
 #include "kernels/cpu/sgemm.hpp"
+
+#if defined(ONYX_BENCH_DNNL)
+#include <oneapi/dnnl/dnnl.h>
+#include <omp.h>
+#endif
 
 namespace {
 
 using namespace onyx::kernels::cpu;
+
+struct shape {
+  std::string name;
+  std::int64_t M, N, K;
+  bool weights_are_a;  // conv: A = W (Cout x Cin*k*k); linear: B = W (K x N)
+  bool trans_b = false;  // B stored N x K (ONNX Gemm transB = 1, as fully connected layers export)
+};
+
+std::vector<shape> shapes() {
+  std::vector<shape> s;
+  for (std::int64_t n : {256, 512, 1024, 2048}) s.push_back({"cube_" + std::to_string(n), n, n, n, false});
+  // ResNet-50 v1's convolutions (stride-2 ones at their output size).
+  struct conv {
+    int hw, k, ci, co;
+  };
+  for (conv c : {conv{112, 7, 3, 64},                                                              // stem
+                 conv{56, 1, 64, 64}, conv{56, 3, 64, 64}, conv{56, 1, 64, 256}, conv{56, 1, 256, 64},  //
+                 conv{28, 1, 256, 128}, conv{28, 3, 128, 128}, conv{28, 1, 128, 512}, conv{28, 1, 512, 128},
+                 conv{14, 3, 256, 256}, conv{14, 1, 256, 1024}, conv{14, 1, 1024, 256},  //
+                 conv{7, 3, 512, 512}, conv{7, 1, 512, 2048}, conv{7, 1, 2048, 512}})
+    s.push_back({"r50_" + std::to_string(c.hw) + "_" + std::to_string(c.k) + "x" + std::to_string(c.k) + "_" +
+                     std::to_string(c.ci) + "_" + std::to_string(c.co),
+                 c.co, std::int64_t{c.hw} * c.hw, std::int64_t{c.ci} * c.k * c.k, true});
+  for (auto [k, n] : {std::pair{768, 768}, {768, 3072}, {3072, 768}})
+    s.push_back({"bert_" + std::to_string(k) + "_" + std::to_string(n), 128, n, k, false});
+  // Fully connected layers at batch 1 (Gemm, transB = 1): AlexNet/ZFNet/VGG fc6
+  // and fc7. A GEMV: B is read once per call, packed or not.
+  for (auto [k, n] : {std::pair{9216, 4096}, {25088, 4096}, {4096, 4096}})
+    s.push_back({"fc_" + std::to_string(k) + "_" + std::to_string(n), 1, n, k, false, true});
+  return s;
+}
 
 std::vector<float> random_floats(std::int64_t n) {
   std::mt19937 rng(1);
@@ -24,52 +83,106 @@ std::vector<float> random_floats(std::int64_t n) {
   return v;
 }
 
-void set_rate(benchmark::State& state, std::int64_t m, std::int64_t n, std::int64_t k) {
-  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * double(m) * double(n) * double(k) / 1e9,
-                                                 benchmark::Counter::kIsIterationInvariantRate);
+/// Times the benchmark loop itself (wall clock, as UseRealTime reports) and
+/// sets the rate counters as plain numbers (a kIsRate counter prints "/s").
+class rate_timer {
+ public:
+  explicit rate_timer(double flops_per_call) : flops_(flops_per_call) {}
+  void report(benchmark::State& state, int threads) const {
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    const double gflops = flops_ * double(state.iterations()) / s / 1e9;
+    state.counters["GFLOP/s"] = gflops;
+    if (double peak = onyx::bench::fp32_peak_gflops(threads); peak > 0) state.counters["peak_%"] = 100.0 * gflops / peak;
+  }
+
+ private:
+  double flops_;
+  std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
+};
+
+double flops(const shape& s) { return 2.0 * double(s.M) * double(s.N) * double(s.K); }
+
+struct operands {
+  std::vector<float> A, B, C;
+  explicit operands(const shape& s) : A(random_floats(s.M * s.K)), B(random_floats(s.K * s.N)), C(s.M * s.N) {}
+};
+
+void run_sgemm(benchmark::State& state, shape s, int threads) {
+  const onyx::thread_pool pool(threads);
+  operands o(s);
+  onyx::bench::fp32_peak_gflops(threads);  // measured before the timer starts
+  const rate_timer timer(flops(s));
+  for (auto _ : state) {
+    sgemm(false, s.trans_b, s.M, s.N, s.K, 1.0f, o.A.data(), s.K, o.B.data(), s.trans_b ? s.K : s.N, 0.0f,
+          o.C.data(), s.N, &pool);
+    benchmark::DoNotOptimize(o.C.data());
+  }
+  timer.report(state, threads);
 }
 
-// args: size, threads
-void sgemm_square(benchmark::State& state, const isa::table* kernels) {
-  const std::int64_t n = state.range(0);
-  const onyx::thread_pool pool(static_cast<int>(state.range(1)));
-  const auto A = random_floats(n * n), B = random_floats(n * n);
-  std::vector<float> C(static_cast<std::size_t>(n * n));
-  for (auto _ : state) {
-    sgemm(false, false, n, n, n, 1.0f, A.data(), n, B.data(), n, 0.0f, C.data(), n, &pool, {}, *kernels);
-    benchmark::DoNotOptimize(C.data());
+void run_sgemm_packed(benchmark::State& state, shape s, int threads) {
+  const onyx::thread_pool pool(threads);
+  operands o(s);
+  onyx::bench::fp32_peak_gflops(threads);
+  std::optional<rate_timer> timer;
+  if (s.weights_are_a) {
+    const packed_a pa = pack_a(false, s.M, s.K, o.A.data(), s.K);
+    timer.emplace(flops(s));
+    for (auto _ : state) {
+      sgemm_packed(false, s.M, s.N, s.K, 1.0f, pa, o.B.data(), s.N, 0.0f, o.C.data(), s.N, &pool);
+      benchmark::DoNotOptimize(o.C.data());
+    }
+  } else {
+    const packed_b pb = pack_b(s.trans_b, s.K, s.N, o.B.data(), s.trans_b ? s.K : s.N);
+    timer.emplace(flops(s));
+    for (auto _ : state) {
+      sgemm_packed(false, s.M, s.N, s.K, 1.0f, o.A.data(), s.K, pb, 0.0f, o.C.data(), s.N, &pool);
+      benchmark::DoNotOptimize(o.C.data());
+    }
   }
-  set_rate(state, n, n, n);
+  timer->report(state, threads);
 }
 
-// The same with B packed once beforehand (a MatMul with constant weights).
-void sgemm_packed_b(benchmark::State& state, const isa::table* kernels) {
-  const std::int64_t n = state.range(0);
-  const onyx::thread_pool pool(static_cast<int>(state.range(1)));
-  const auto A = random_floats(n * n), B = random_floats(n * n);
-  std::vector<float> C(static_cast<std::size_t>(n * n));
-  const packed_b pb = pack_b(false, n, n, B.data(), n, *kernels);
+#if defined(ONYX_BENCH_DNNL)
+void run_dnnl_sgemm(benchmark::State& state, shape s, int threads) {
+  omp_set_num_threads(threads);
+  operands o(s);
+  onyx::bench::fp32_peak_gflops(threads);
+  const rate_timer timer(flops(s));
   for (auto _ : state) {
-    sgemm_packed(false, n, n, n, 1.0f, A.data(), n, pb, 0.0f, C.data(), n, &pool, {}, *kernels);
-    benchmark::DoNotOptimize(C.data());
+    if (dnnl_sgemm('N', s.trans_b ? 'T' : 'N', s.M, s.N, s.K, 1.0f, o.A.data(), s.K, o.B.data(),
+                   s.trans_b ? s.K : s.N, 0.0f, o.C.data(), s.N) != dnnl_success) {
+      state.SkipWithError("dnnl_sgemm failed");
+      break;
+    }
+    benchmark::DoNotOptimize(o.C.data());
   }
-  set_rate(state, n, n, n);
+  timer.report(state, threads);
+}
+#endif
+
+void run_fp32_peak(benchmark::State& state, int threads) {
+  double gflops = 0;
+  for (auto _ : state) gflops = std::max(gflops, onyx::bench::fma_gflops(threads, 1 << 22));
+  state.counters["GFLOP/s"] = gflops;  // the best call: what the core can do
+  state.counters["peak_%"] = 100.0 * gflops / onyx::bench::fp32_peak_gflops(threads);
 }
 
 const bool registered = [] {
-  for (auto l : {isa::level::scalar, isa::level::sse, isa::level::avx2, isa::level::avx512}) {
-    const isa::table* t = isa::find(l);
-    if (!t) continue;
-    const std::string level = isa::name(l);
-    benchmark::RegisterBenchmark(("sgemm/" + level).c_str(), sgemm_square, t)
-        ->ArgsProduct({{64, 128, 256, 512, 1024}, {1, 2}})
-        ->ArgNames({"", ""})
-        ->UseRealTime();
-    benchmark::RegisterBenchmark(("sgemm_packed_b/" + level).c_str(), sgemm_packed_b, t)
-        ->ArgsProduct({{256, 512}, {1, 2}})
-        ->ArgNames({"", ""})
-        ->UseRealTime();
+  for (int t : {1, 2}) {
+    const std::string suffix = "/threads:" + std::to_string(t);
+    if (onyx::bench::has_avx512())
+      benchmark::RegisterBenchmark(("fp32_peak" + suffix).c_str(), run_fp32_peak, t)->UseRealTime();
   }
+  for (const shape& s : shapes())
+    for (int t : {1, 2}) {
+      const std::string suffix = "/" + s.name + "/threads:" + std::to_string(t);
+      benchmark::RegisterBenchmark(("sgemm" + suffix).c_str(), run_sgemm, s, t)->UseRealTime();
+      benchmark::RegisterBenchmark(("sgemm_packed" + suffix).c_str(), run_sgemm_packed, s, t)->UseRealTime();
+#if defined(ONYX_BENCH_DNNL)
+      benchmark::RegisterBenchmark(("dnnl_sgemm" + suffix).c_str(), run_dnnl_sgemm, s, t)->UseRealTime();
+#endif
+    }
   return true;
 }();
 

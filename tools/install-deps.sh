@@ -7,6 +7,7 @@ packages=(
   libxsimd-dev libxtensor-dev libboost-dev
   libprotobuf-dev protobuf-compiler libonnx-dev
   catch2 libbenchmark-dev
+  libdnnl-dev  # oneDNN: a reference in bench/ only, never linked into onyx
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -13,6 +13,10 @@
 // one per optimization pass (onyx/graph/dump.hpp). --keep-float16 turns off
 // the pass that runs float16/bfloat16 regions in float32 (each such op then
 // converts its own inputs and outputs), for comparisons.
+//
+// Prints `session: created in X ms, peak RSS so far Y MiB` (loading and
+// preparing the model: session::open; the peak resident set after it), one
+// line per output, then `latency: median ...` over the timed runs.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -201,14 +205,31 @@ std::string preview(const onyx::tensor& t) {
   return "[" + s + (t.size() > n ? ", ...]" : "]");
 }
 
+/// The process's peak resident set so far (VmHWM), in KiB; 0 where
+/// /proc/self/status is not there.
+double peak_rss_kib() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return 0;
+  char line[256];
+  double kib = 0;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmHWM: %lf kB", &kib) == 1) break;
+  std::fclose(f);
+  return kib;
+}
+
 int run(const options& o) {
   onyx::session_options so;
   so.threads = o.threads;
   so.dump_stages = o.dump_stages;
   so.compute_float16_in_float32 = !o.keep_float16;
+  const auto c0 = std::chrono::steady_clock::now();
   auto opened = onyx::session::open(o.model, so);
+  const auto c1 = std::chrono::steady_clock::now();
   if (!opened.ok()) return fail(opened.error().message());
   const auto& s = **opened;
+  std::printf("session: created in %.3f ms, peak RSS so far %.1f MiB\n",
+              std::chrono::duration<double, std::milli>(c1 - c0).count(), peak_rss_kib() / 1024.0);
 
   for (const auto& [name, file] : o.input_files)
     if (std::none_of(s.inputs().begin(), s.inputs().end(), [&](auto& i) { return i.name == name; }))

@@ -2,7 +2,9 @@
 //
 //   node run_ort.js MODEL [--input NAME=FILE.pb]... [--threads N] [--warmup W] [--runs R]
 //                   [--output-dir DIR]
-//     runs MODEL like onyx-run does and prints `latency: median X ms, min Y ms,
+//     runs MODEL like onyx-run does and prints `session: created in C ms`
+//     (InferenceSession.create: reading, optimizing and preparing the model;
+//     the library is loaded before) and `latency: median X ms, min Y ms,
 //     max Z ms over R runs`. Session: intraOpNumThreads N, interOpNumThreads 1,
 //     graphOptimizationLevel all, sequential execution. With --output-dir,
 //     output i of the last run is written to DIR/output_i.pb (as onyx-run does).
@@ -141,6 +143,7 @@ async function bench(ort, argv) {
     else if (a === '--output-dir') o.outputDir = argv[++i];
     else o.model = a;
   }
+  const c0 = process.hrtime.bigint();
   const s = await ort.InferenceSession.create(o.model, {
     intraOpNumThreads: o.threads,
     interOpNumThreads: 1,
@@ -148,6 +151,7 @@ async function bench(ort, argv) {
     graphOptimizationLevel: 'all',
     logSeverityLevel: 3,
   });
+  console.log(`session: created in ${(Number(process.hrtime.bigint() - c0) / 1e6).toFixed(3)} ms`);
   const feeds = {};
   for (const spec of o.inputs) {
     const eq = spec.indexOf('=');

@@ -541,6 +541,9 @@ result<conv_state> prepare(const ops::detail::conv_attributes& a, const prepare_
         // packed (4x the weights are enough); a later shape that prefers
         // im2col reads W in place.
         if (!wino || !p.input(0).shape.concrete_extents()) s.packed = pack_groups(wf, a.group, Mg, K);
+        // Every path run may take reads a prepared form: the packed W, or (X's
+        // shape fixed, so plan picks the same path) the Winograd transform.
+        if (!s.packed.empty() || p.input(0).shape.concrete_extents()) p.consume_constant(1);
       }
     }
   }
@@ -622,6 +625,9 @@ status run(const kernel_call& c) {
     if (y.size() != 0 && g.K == 0) return status(errc::invalid_argument, "Conv with an empty kernel");
     return ok();
   }
+  if (!w.raw() && !cp.prepacked && !cp.winograd)  // consumed by prepare, yet this shape needs it raw
+    return status(errc::internal, "Conv: W was released after packing, but X's shape " + to_string(x.shape()) +
+                                      " needs a path that reads it unpacked");
   const bool has_bias = c.has_input(2);
   if (has_bias && c.input(2).size() != g.M)
     return status(errc::invalid_argument,

@@ -194,6 +194,7 @@ template <dtype D> result<packed_state> prepare_b(const prepare_info_base& p, bo
       const std::int64_t K = trans_b ? b->dim(1) : b->dim(0), N = trans_b ? b->dim(0) : b->dim(1);
       if constexpr (D == dtype::float32) {
         s.b = pack_b(trans_b, K, N, b->data<float>(), b->dim(1));
+        p.consume_constant(1);  // the float32 paths read only the packed B (float16 widens B each run)
       } else {
         std::vector<float> bf(static_cast<std::size_t>(b->size()));
         onyx::widen(*b, std::span<float>(bf));

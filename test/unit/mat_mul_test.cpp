@@ -107,7 +107,9 @@ TEST_CASE("MatMul float16 and rejection", "[mat_mul]") {
 }
 
 TEST_CASE("Gemm: transposes, alpha, beta, C broadcast", "[mat_mul]") {
-  const std::int64_t M = 5, N = 19, K = 11;
+  // M = 1 runs the GEMV (gemm_detail::gemv_row): N past one 1024-output
+  // block, K past the 16 partial sums with a tail.
+  for (auto [M, N, K] : {std::array<std::int64_t, 3>{5, 19, 11}, {1, 1030, 37}}) {
   auto a = random_values<double>(M * K, -1, 1, 5), b = random_values<double>(K * N, -1, 1, 6);
   for (int ta = 0; ta < 2; ++ta)
     for (int tb = 0; tb < 2; ++tb)
@@ -143,6 +145,7 @@ TEST_CASE("Gemm: transposes, alpha, beta, C broadcast", "[mat_mul]") {
         REQUIRE(rd.ok());
         onyx::test::require_close((*rd)[0], y, 1e-12, 1e-12);
       }
+  }
   auto bad = onyx::test::run_op<ops::Gemm>(
       {tensor::zeros(dtype::float32, {3, 4}), tensor::zeros(dtype::float32, {4, 5}), tensor::zeros(dtype::float32, {4})});
   REQUIRE(!bad.ok());

@@ -24,6 +24,17 @@
 //   - `run` reads them as `c.plan<P>()` and `c.scratch()`. A kernel that
 //     declares `plan` always receives its plan; with them, `run` allocates
 //     nothing but the outputs only it can size.
+//
+// Constant inputs a kernel has made its own: a `prepare` that packs a constant
+// input into its state and will never read the original's data again (not in
+// `plan`, not in `run`, for any input shape) says so with
+// `p.consume_constant(i)`. Once every node that reads that constant has
+// consumed it, the session frees the tensor right after the last of those
+// prepares, so the weights are not held twice (raw and packed). It stays when
+// the constant is a graph output, a subgraph captures it, or any reader did
+// not consume it. Afterwards `plan` and `run` still see the input with its
+// dtype and shape (`has_input(i)` is true) but its data pointer is null.
+// runtime::invoke (constant folding, tests) ignores the declaration.
 #pragma once
 
 #include <algorithm>
@@ -130,11 +141,18 @@ class prepare_info_base {
   std::span<const value_type> inputs_;
   std::span<const tensor* const> constants_;  // null where the input is not constant
   const thread_pool* pool_ = nullptr;
+  std::span<char> consumed_;  // per input, set by consume_constant; empty: not recorded
 
   const value_type& input(int i) const { return inputs_[i]; }
   int input_count() const { return static_cast<int>(inputs_.size()); }
   /// Input `i` when it is a constant (an initializer), else nullptr.
   const tensor* constant(int i) const { return i < static_cast<int>(constants_.size()) ? constants_[i] : nullptr; }
+  /// Declares that this kernel keeps what it needs of constant input `i` in
+  /// its state and never reads the tensor's data again (see "Constant inputs
+  /// a kernel has made its own" above). No effect where `i` is not constant.
+  void consume_constant(int i) const {
+    if (constant(i) && i < static_cast<int>(consumed_.size())) consumed_[static_cast<std::size_t>(i)] = 1;
+  }
   const thread_pool* pool() const { return pool_; }
 };
 

@@ -8,6 +8,8 @@
 
 #include <cstring>
 #include <map>
+#include <string>
+#include <unordered_set>
 
 #include "onyx/graph/infer.hpp"
 #include "onyx/graph/passes/passes.hpp"
@@ -33,6 +35,9 @@ struct compiled_graph {
   std::vector<bound_node> nodes;
   std::vector<int> capture_sources;  // per g->captures entry: the value id in the enclosing graph
   std::vector<device_kind> devices;  // per value: where its memory lives
+  /// Per value: 1 where a constant was freed after its readers' prepare
+  /// consumed it (kernel.hpp); runs bind a data-less tensor of its type there.
+  std::vector<char> released;
 };
 
 // ---------------------------------------------------------------------------
@@ -183,6 +188,44 @@ struct compile_options {
   graph::passes::pass_options passes{};  // which optional passes run
 };
 
+/// Per value of `g`: how many node inputs read it, or -1 where a constant
+/// must stay whoever consumes it (a graph output, captured by a subgraph at
+/// any depth, not a constant). What release_consumed counts down.
+inline std::vector<int> consumable_readers(const graph::graph& g) {
+  std::vector<int> readers(g.values.size(), 0);
+  for (std::size_t id = 0; id < g.values.size(); ++id)
+    if (!g.values[id].constant) readers[id] = -1;
+  for (int id : g.outputs) readers[id] = -1;
+  std::unordered_set<std::string> captured;  // by name, as bodies capture
+  auto collect = [&captured](const graph::graph& body, auto& self) -> void {
+    for (int id : body.captures) captured.insert(body.values[id].name);
+    for (const auto& n : body.nodes)
+      for (const auto& sg : n.subgraphs) self(*sg, self);
+  };
+  for (const auto& n : g.nodes)
+    for (const auto& sg : n.subgraphs) collect(*sg, collect);
+  for (std::size_t id = 0; id < g.values.size(); ++id)
+    if (captured.count(g.values[id].name)) readers[id] = -1;
+  for (const auto& n : g.nodes)
+    for (int id : n.inputs)
+      if (id >= 0 && readers[id] >= 0) ++readers[id];
+  return readers;
+}
+
+/// After node `n`'s prepare: counts down the readers of each input it
+/// consumed and frees a constant whose last reader that was.
+inline void release_consumed(graph::graph& g, compiled_graph& cg, const graph::node& n,
+                             std::span<const char> consumed, std::vector<int>& readers) {
+  for (std::size_t i = 0; i < n.inputs.size() && i < consumed.size(); ++i) {
+    const int id = n.inputs[i];
+    if (id < 0 || !consumed[i] || readers[id] <= 0 || --readers[id] > 0) continue;
+    if (!cg.types.types[id].shape.concrete_extents()) continue;  // the placeholder needs its extents
+    g.values[id].constant.reset();
+    cg.types.known[id].reset();
+    cg.released[id] = 1;
+  }
+}
+
 /// Infers, optimizes and binds `g`. `outer` gives the types of values the
 /// graph captures from its enclosing scope (null for the main graph).
 inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<graph::graph> g,
@@ -221,6 +264,11 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
   }
   ONYX_TRY(insert_copies(*g, cg->types, bound, cg->devices));
 
+  // Prepare in order, freeing each consumed constant after its last reader's
+  // prepare: the peak is then all raw weights plus one node's packed copy,
+  // not every weight twice.
+  cg->released.assign(g->values.size(), 0);
+  std::vector<int> readers = consumable_readers(*g);
   for (std::size_t k = 0; k < g->nodes.size(); ++k) {
     const auto& n = g->nodes[k];
     bound_node& b = bound[k];
@@ -232,14 +280,17 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
         in_types.push_back(id >= 0 ? cg->types.types[id] : value_type{value_kind::none});
         constants.push_back(id >= 0 && g->values[id].constant ? &*g->values[id].constant : nullptr);
       }
+      std::vector<char> consumed(n.inputs.size(), 0);
       prepare_info_base p;
       p.attrs_ = n.attrs.get();
       p.inputs_ = in_types;
       p.constants_ = constants;
       p.pool_ = opt.pool;
+      p.consumed_ = consumed;
       auto st = b.kernel->prepare(p);
       if (!st.ok()) return std::move(st).error().with_context(n.label());
       b.state = std::move(st).value();
+      release_consumed(*g, *cg, n, consumed, readers);
     }
     for (const auto& sg : n.subgraphs) {
       auto sub = compile(std::const_pointer_cast<graph::graph>(sg), opt, g.get(), &cg->types);

@@ -263,6 +263,9 @@ inline void bind_plan(const compiled_graph& cg, const shaped_plan* plan, run_con
   const auto& st = plan ? plan->st : cg.types;
   for (std::size_t id = 0; id < g.values.size(); ++id) {
     if (g.values[id].constant) rc.slots[id] = *g.values[id].constant;
+    else if (cg.released[id])  // its readers consumed it at prepare: type and shape only
+      rc.slots[id] = tensor::view(nullptr, cg.types.types[id].type, *cg.types.types[id].shape.concrete_extents(),
+                                  device{cg.devices[id]});
     else if (st.known[id]) rc.slots[id] = *st.known[id];
     else if (plan && plan->offsets[id] != unplanned) {
       const auto& t = st.types[id];
