@@ -6,18 +6,21 @@
 #include <cassert>
 #include <cstring>
 #include <new>
+#include <type_traits>
 
 namespace onyx::kernels::cpu {
 namespace {
 
 using std::int64_t;
 
-// Cache blocking. A KC-deep micro-panel of B (KC x nr, 32 KiB for the
-// AVX-512 12x32 tile) stays in L1 while the micro-kernel walks down an
-// MC x KC block of A held in L2 (MC = 240: 240 KiB); NC bounds the packed
-// slice of B (KC x NC, 1 MiB). Sized from cache capacities, not yet tuned by
-// measurement (bench/gemm_bench is the tool for that).
-constexpr int64_t kc_block = 256;
+// Cache blocking: an MC x KC block of A (240 x 512 floats, 480 KiB) stays in
+// L2 while the micro-kernel streams KC x nr micro-panels of B past it; NC
+// bounds the packed slice of B. Chosen by measurement (bench/gemm_bench,
+// sgemm_packed, 1 thread, Zen 4 with 32 KiB L1 and 1 MiB L2): KC 128 / 256 /
+// 384 / 512 / 768 gave cube_1024 89 / 89 / 94 / 100 / 99 GFLOP/s, and the
+// ResNet-50 shapes rose with KC up to 512 and no further; MC 120-480 made
+// no difference beyond noise.
+constexpr int64_t kc_block = 512;
 constexpr int64_t mc_target = 240;
 constexpr int64_t nc_target = 1024;
 
@@ -66,6 +69,25 @@ void pack(const operand& x, int64_t w0, int64_t wn, int64_t k0, int64_t kn, int 
     float* d = dst + q * panel_stride;
     const int64_t w = w0 + q * width;
     const int n = static_cast<int>(std::min<int64_t>(width, wn - q * width));
+    if (x.w_contiguous && n == width) {
+      // Whole panels (all but the edge): a fixed-size row copy the compiler
+      // turns into vector moves (a runtime-length copy ran the packing of B
+      // at a fraction of that, and small-M GEMMs spend much of their time here).
+      const auto rows = [&]<int W>(std::integral_constant<int, W>) {
+        for (int64_t k = 0; k < kn; ++k) {
+          const float* s = x.data + (k0 + k) * x.ld + w;
+          float* dk = d + k * W;
+          for (int i = 0; i < W; ++i) dk[i] = s[i];
+        }
+      };
+      switch (width) {
+        case 32: rows(std::integral_constant<int, 32>{}); continue;
+        case 16: rows(std::integral_constant<int, 16>{}); continue;
+        case 8: rows(std::integral_constant<int, 8>{}); continue;
+        case 4: rows(std::integral_constant<int, 4>{}); continue;
+        default: break;
+      }
+    }
     if (x.w_contiguous) {
       for (int64_t k = 0; k < kn; ++k) {
         const float* s = x.data + (k0 + k) * x.ld + w;
