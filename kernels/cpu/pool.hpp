@@ -7,6 +7,11 @@
 // Indices take a separable path (rows, then columns). Planes (n, c) are split
 // over the pool; the separable path's row buffers (one per thread) are the
 // plan's scratch. float16 accumulates in float, like float32; float64 in double.
+// float32 2-D max/average pools (dilation 1 along W, no Indices) run on the
+// ISA kernel f32_pool instead: per plane, the input is copied once into a
+// padded plane (padding -inf or 0, split by phase for strided W) and each
+// output vector reduces all its taps in a register. The separable path ran
+// Inception-v2's 3x3 average pools at ~2.5 G taps/s.
 #pragma once
 
 #include <algorithm>
@@ -14,6 +19,7 @@
 #include <limits>
 #include <vector>
 
+#include "kernels/cpu/isa/isa.hpp"
 #include "onyx/core/parallel.hpp"
 #include "onyx/ops/average_pool.hpp"
 #include "onyx/ops/global_average_pool.hpp"
@@ -100,7 +106,87 @@ struct pool_plan {
   std::int64_t slots = 1;       // separable path: one row buffer per thread
   std::int64_t row_stride = 0;  // accumulators per thread's row (aw.in, rounded up to 128 bytes)
   std::size_t row = 0;          // scratch offset of the row buffers
+  // The f32 plane path (see the top of this file).
+  bool plane_path = false;
+  std::int64_t plane_rows = 0, phase_stride = 0, plane_row_stride = 0, plane_slot = 0;
+  std::int64_t tap_offset[16] = {};
+  std::vector<float> h_scale, w_scale;
+  std::size_t plane = 0;  // scratch offset of the padded planes (one per slot)
 };
+
+/// Sets up the f32 plane path for 2-D max/average pools where it applies.
+inline void plan_plane_path(pool_plan& pp, kind k, bool include_pad, scratch_layout& layout) {
+  const auto &ah = pp.axes[0], &aw = pp.axes[1];
+  if (aw.dilation != 1 || aw.kernel > 16 || k == kind::lp) return;
+  pp.plane_path = true;
+  const auto extent = [](const ops::detail::window_axis& ax) {
+    return std::max(ax.in + ax.pad_begin + ax.pad_end, (ax.out - 1) * ax.stride + (ax.kernel - 1) * ax.dilation + 1);
+  };
+  pp.plane_rows = extent(ah);
+  pp.phase_stride = (extent(aw) + aw.stride - 1) / aw.stride + 16;
+  pp.plane_row_stride = pp.phase_stride * aw.stride;
+  pp.plane_slot = (pp.plane_rows * pp.plane_row_stride + 15) / 16 * 16 + 16;
+  for (std::int64_t j = 0; j < aw.kernel; ++j) pp.tap_offset[j] = (j % aw.stride) * pp.phase_stride + j / aw.stride;
+  if (k == kind::average) {
+    const auto scales = [&](std::size_t d, std::int64_t extra) {
+      std::vector<float> v(static_cast<std::size_t>(pp.axes[d].out + extra), 0.0f);
+      for (std::int64_t o = 0; o < pp.axes[d].out; ++o) {
+        const std::int64_t n = include_pad ? pp.taps[d].counted[o] : pp.taps[d].j1[o] - pp.taps[d].j0[o];
+        v[static_cast<std::size_t>(o)] = n > 0 ? 1.0f / static_cast<float>(n) : 0.0f;
+      }
+      return v;
+    };
+    pp.h_scale = scales(0, 0);
+    pp.w_scale = scales(1, 16);
+  }
+  pp.plane = layout.add<float>(pp.slots * pp.plane_slot);
+}
+
+/// The f32 plane path over planes [0, planes) on the pool.
+inline void run_plane_path(const pool_plan& pp, bool is_max, const float* x, float* y, float* scratch,
+                           const thread_pool* pool) {
+  const auto &ah = pp.axes[0], &aw = pp.axes[1];
+  const isa::table& t = isa::active();
+  const std::int64_t slots = pp.slots, planes = pp.planes;
+  parallel_for(pool, slots, 1, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t slot = b; slot < e; ++slot) {
+      float* buf = scratch + slot * pp.plane_slot;
+      // The padding is the same in every plane: filled once per thread.
+      std::fill_n(buf, pp.plane_rows * pp.plane_row_stride, is_max ? -std::numeric_limits<float>::infinity() : 0.0f);
+      for (std::int64_t plane = planes * slot / slots; plane < planes * (slot + 1) / slots; ++plane) {
+        const float* xc = x + plane * pp.in_size;
+        for (std::int64_t iy = 0; iy < ah.in; ++iy) {
+          float* row = buf + (iy + ah.pad_begin) * pp.plane_row_stride;
+          const float* src = xc + iy * aw.in;
+          if (aw.stride == 1) {
+            std::copy_n(src, aw.in, row + aw.pad_begin);
+            continue;
+          }
+          for (std::int64_t ph = 0; ph < aw.stride; ++ph) {
+            const std::int64_t i0 = ((ph - aw.pad_begin) % aw.stride + aw.stride) % aw.stride;
+            float* dst = row + ph * pp.phase_stride + (i0 + aw.pad_begin) / aw.stride;
+            for (std::int64_t i = i0, k = 0; i < aw.in; i += aw.stride, ++k) dst[k] = src[i];
+          }
+        }
+        isa::pool_args a{};
+        a.plane = buf;
+        a.row_stride = pp.plane_row_stride;
+        a.stride_h = ah.stride;
+        a.dilation_h = ah.dilation;
+        a.kh = ah.kernel;
+        a.kw = aw.kernel;
+        a.tap_offset = pp.tap_offset;
+        a.max = is_max;
+        a.h_scale = pp.h_scale.data();
+        a.w_scale = pp.w_scale.data();
+        a.y = y + plane * pp.out_size;
+        a.out_h = ah.out;
+        a.out_w = aw.out;
+        t.f32_pool(a);
+      }
+    }
+  });
+}
 
 template <class T>
 result<planned<pool_plan>> plan_windowed(const ops::detail::pool_attributes& a, const plan_info_base& p, kind k) {
@@ -141,6 +227,7 @@ result<planned<pool_plan>> plan_windowed(const ops::detail::pool_attributes& a, 
     pp.row_stride =
         (axes[1].in * static_cast<std::int64_t>(sizeof(A)) + 127) / 128 * 128 / static_cast<std::int64_t>(sizeof(A));
     pp.row = layout.add<A>(pp.slots * pp.row_stride);
+    if constexpr (std::is_same_v<T, float>) plan_plane_path(pp, k, a.count_include_pad != 0, layout);
     r.scratch_bytes = layout.bytes;
   }
   return r;
@@ -165,6 +252,12 @@ status windowed(const ops::detail::pool_attributes& a, const kernel_call& c) {
   T* yp = c.output(0).template data<T>();
   std::int64_t* ip = c.has_output(1) ? c.output(1).data<std::int64_t>() : nullptr;
   const std::int64_t planes = x.dim(0) * x.dim(1);
+  if constexpr (std::is_same_v<T, float>) {
+    if (n == 2 && pp.plane_path && !ip) {
+      run_plane_path(pp, K == kind::max, xp, yp, c.scratch_at<float>(pp.plane), c.pool());
+      return ok();
+    }
+  }
   if (n == 2 && K != kind::lp && !ip) {
     // One contiguous range of planes per slot, as parallel_for would split them.
     const std::int64_t slots = pp.slots;

@@ -485,4 +485,52 @@ void dwconv(const isa::dwconv_args& a) {
   }
 }
 
+// --- 2-D max / average pool, one channel ------------------------------------
+//
+// Same layout and loop as dwconv: `lanes` outputs of a row per register.
+template <bool Max, int KH, int KW>
+void pool_plane(const isa::pool_args& a) {
+  const std::int64_t kh = KH > 0 ? KH : a.kh, kw = KW > 0 ? KW : a.kw;
+  const vec init(Max ? -inf : 0.0f);
+  for (std::int64_t oh = 0; oh < a.out_h; ++oh) {
+    const float* in = a.plane + oh * a.stride_h * a.row_stride;
+    float* y = a.y + oh * a.out_w;
+    const vec hs(Max ? 1.0f : a.h_scale[oh]);
+    for (std::int64_t x = 0; x < a.out_w; x += lanes) {
+      vec acc = init;
+      for (std::int64_t i = 0; i < kh; ++i) {
+        const float* r = in + i * a.dilation_h * a.row_stride + x;
+#pragma GCC unroll 8
+        for (std::int64_t j = 0; j < kw; ++j) {
+          const vec v = load_vec(r + a.tap_offset[j]);
+          if constexpr (Max)
+            acc = where(v > acc, v, acc);
+          else
+            acc = acc + v;
+        }
+      }
+      if constexpr (!Max) acc = acc * hs * load_vec(a.w_scale + x);
+      if (x + lanes <= a.out_w) {
+        store_vec(y + x, acc);
+      } else {
+        alignas(64) float t[lanes];
+        store_vec(t, acc);
+        std::memcpy(y + x, t, sizeof(float) * (a.out_w - x));
+      }
+    }
+  }
+}
+
+void pool(const isa::pool_args& a) {
+  const bool k3 = a.kh == 3 && a.kw == 3, k2 = a.kh == 2 && a.kw == 2;
+  if (a.max) {
+    if (k3) return pool_plane<true, 3, 3>(a);
+    if (k2) return pool_plane<true, 2, 2>(a);
+    return pool_plane<true, 0, 0>(a);
+  }
+  if (k3) return pool_plane<false, 3, 3>(a);
+  if (k2) return pool_plane<false, 2, 2>(a);
+  return pool_plane<false, 0, 0>(a);
+}
+
 }  // namespace

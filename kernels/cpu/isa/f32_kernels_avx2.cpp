@@ -28,6 +28,8 @@ void f32_winograd_f4k3_output__avx2_x8(const winograd_output_args& a) { winograd
 
 void f32_dwconv__avx2_x8(const dwconv_args& a) { dwconv(a); }
 
+void f32_pool__avx2_x8(const pool_args& a) { pool(a); }
+
 extern const table kernel_table;
 const table kernel_table = {
     .isa = level::avx2,
@@ -41,6 +43,7 @@ const table kernel_table = {
     .f32_erf = f32_erf__avx2_x8,
     .f32_softmax_row = f32_softmax_row__avx2_x8,
     .f32_dwconv = f32_dwconv__avx2_x8,
+    .f32_pool = f32_pool__avx2_x8,
     .f32_winograd_f4k3_input = f32_winograd_f4k3_input__avx2_x8,
     .f32_winograd_f4k3_output = f32_winograd_f4k3_output__avx2_x8,
 };

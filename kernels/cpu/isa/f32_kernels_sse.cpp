@@ -28,6 +28,8 @@ void f32_winograd_f4k3_output__sse_x4(const winograd_output_args& a) { winograd_
 
 void f32_dwconv__sse_x4(const dwconv_args& a) { dwconv(a); }
 
+void f32_pool__sse_x4(const pool_args& a) { pool(a); }
+
 extern const table kernel_table;
 const table kernel_table = {
     .isa = level::sse,
@@ -41,6 +43,7 @@ const table kernel_table = {
     .f32_erf = f32_erf__sse_x4,
     .f32_softmax_row = f32_softmax_row__sse_x4,
     .f32_dwconv = f32_dwconv__sse_x4,
+    .f32_pool = f32_pool__sse_x4,
     .f32_winograd_f4k3_input = f32_winograd_f4k3_input__sse_x4,
     .f32_winograd_f4k3_output = f32_winograd_f4k3_output__sse_x4,
 };

@@ -100,6 +100,22 @@ struct dwconv_args {
   float min, max;
 };
 using f32_dwconv_fn = void (*)(const dwconv_args&);
+/// One channel of a 2-D max or average pool over a padded input plane laid
+/// out as for dwconv_args (padding holds -inf for max, 0 for average):
+///   y[oh * out_w + x] = max over taps, or (sum over taps) * h_scale[oh] * w_scale[x]
+/// Max skips NaN inputs (a NaN never replaces the running maximum).
+struct pool_args {
+  const float* plane;
+  std::int64_t row_stride, stride_h, dilation_h;
+  std::int64_t kh, kw;
+  const std::int64_t* tap_offset;
+  bool max;
+  const float* h_scale;  // out_h floats (average)
+  const float* w_scale;  // out_w floats, with 16 floats of slack (average)
+  float* y;
+  std::int64_t out_h, out_w;
+};
+using f32_pool_fn = void (*)(const pool_args&);
 using f32_winograd_input_fn = void (*)(const winograd_input_args&);
 using f32_winograd_output_fn = void (*)(const winograd_output_args&);
 
@@ -119,6 +135,7 @@ struct table {
   f32_unary_fn f32_erf;       // abs err < 1e-6
   f32_unary_fn f32_softmax_row;  // y = exp(x - max x) / sum; n == 0 writes nothing
   f32_dwconv_fn f32_dwconv;
+  f32_pool_fn f32_pool;
   f32_winograd_input_fn f32_winograd_f4k3_input;
   f32_winograd_output_fn f32_winograd_f4k3_output;
 };
