@@ -513,7 +513,7 @@ inline bool winograd_candidate(const ops::detail::conv_attributes& a, const prep
   auto g = make_conv_geometry(a, *x, w.shape());
   if (!g) return false;
   const auto ws = winograd_shape(*g);
-  return ws && winograd::gain(*ws, isa::active().gemm_nr) >= winograd_min_gain;
+  return ws && winograd::gain(*ws) >= winograd_min_gain;
 }
 
 template <dtype D>
@@ -577,7 +577,7 @@ result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const pla
     const conv_state& s = p.state<conv_state>();
     if (const auto ws = winograd_shape(g); ws && s.winograd.size() == 36 && s.winograd[0].isa() == isa::active().isa &&
                                            s.winograd[0].rows() == g.M && s.winograd[0].cols() == g.C &&
-                                           winograd::gain(*ws, isa::active().gemm_nr) >= winograd_min_gain) {
+                                           winograd::gain(*ws) >= winograd_min_gain) {
       cp.winograd = true;
       cp.wplan = winograd::make_plan(*ws, threads);
       cp.col = layout.add<float>(cp.wplan.slots * cp.wplan.slot_elements);

@@ -10,8 +10,10 @@
 // 16 outputs instead of 144: 4x fewer FLOPs, for two cheap transforms.
 //
 // Work: tiles (over images, then rows, then columns) are cut in blocks of nb
-// tiles (nb = the micro-kernel's nr, so V[xi] of a block is exactly one packed
-// B panel and the GEMM runs the micro-kernel straight on it, with no packing).
+// tiles (nb = the width of the micro-kernel used, gemm_nr or, where that
+// wastes less on a partial block, gemm_narrow_nr; so V[xi] of a block is
+// exactly one packed B panel and the GEMM runs the micro-kernel straight on
+// it, with no packing). A 14x14 map has 16 tiles: half a 32-wide panel.
 // For each block: the input transform writes V (36 x Cin x nb, per thread),
 // then for each slice of `mblock` output channels, 36 micro-kernel passes
 // write M (36 x mblock x nb, sized to stay in L2) and the output transform
@@ -70,21 +72,29 @@ struct shape {
   int64_t N, C, M, H, W, out_h, out_w, pad_top, pad_left;
 };
 
+/// The block width for `tiles` tiles: the narrow micro-kernel's where it
+/// computes fewer padded columns.
+inline int64_t block_width(int64_t tiles, const isa::table& kernels) {
+  const auto round_up = [](int64_t v, int64_t m) { return (v + m - 1) / m * m; };
+  return round_up(tiles, kernels.gemm_narrow_nr) < round_up(tiles, kernels.gemm_nr) ? kernels.gemm_narrow_nr
+                                                                                      : kernels.gemm_nr;
+}
+
 /// Estimated speed-up over im2col + GEMM for this shape: GEMM work, counted
-/// in whole micro-kernel columns (nr), direct / Winograd, with the transforms
+/// in whole micro-kernel columns, direct / Winograd, with the transforms
 /// charged as extra columns. Below ~1.5 the transforms and the tile padding
-/// eat the gain (measured with bench/conv_bench on 7x7 and 14x14 maps).
-inline double gain(const shape& s, int nr) {
+/// eat the gain (measured on ResNet-50's and DenseNet-121's 7x7 and 14x14 maps).
+inline double gain(const shape& s, const isa::table& kernels = isa::active()) {
   if (s.C < 8 || s.M < 8) return 0.0;
   const auto round_up = [](int64_t v, int64_t m) { return (v + m - 1) / m * m; };
   const int64_t P = s.out_h * s.out_w;
   const int64_t tiles = s.N * ((s.out_h + 3) / 4) * ((s.out_w + 3) / 4);
-  const double direct = 9.0 * static_cast<double>(s.N * round_up(P, nr));
+  const double direct = 9.0 * static_cast<double>(s.N * round_up(P, kernels.gemm_nr));
   // Each tile costs 36 columns of GEMM plus its two transforms, about as much
-  // as 36 * (16 / C + 12 / M) more columns (a transform element is ~16 vector
-  // operations per input channel and ~12 per output channel).
+  // as 36 * (16 / M + 12 / C) more columns (a transform element is ~16 vector
+  // operations per output channel and ~12 per input channel).
   const double per_tile = 36.0 * (1.0 + 16.0 / static_cast<double>(s.M) + 12.0 / static_cast<double>(s.C));
-  const double wino = per_tile * static_cast<double>(round_up(tiles, nr));
+  const double wino = per_tile * static_cast<double>(round_up(tiles, block_width(tiles, kernels)));
   return direct / wino;
 }
 
@@ -102,11 +112,11 @@ struct plan {
 inline plan make_plan(const shape& s, int64_t threads, const isa::table& kernels = isa::active()) {
   plan p;
   p.s = s;
-  const int64_t nr = kernels.gemm_nr, mr = kernels.gemm_mr;
+  const int64_t mr = kernels.gemm_mr;
   p.tiles_w = (s.out_w + 3) / 4;
   p.tiles_per_image = p.tiles_w * ((s.out_h + 3) / 4);
   p.tiles = s.N * p.tiles_per_image;
-  p.nb = nr;
+  p.nb = block_width(p.tiles, kernels);
   p.blocks = (p.tiles + p.nb - 1) / p.nb;
   // M of one slice: 36 x mblock x nb floats, about 256 KiB, in whole mr panels.
   const int64_t rows = std::max<int64_t>(1, (int64_t{256} << 10) / (36 * p.nb * 4) / mr) * mr;
@@ -127,7 +137,8 @@ inline plan make_plan(const shape& s, int64_t threads, const isa::table& kernels
 inline void run(const plan& p, const std::vector<packed_a>& u, const float* x, const float* bias, float lo, float hi,
                 float* y, float* scratch, const thread_pool* pool, const isa::table& kernels = isa::active()) {
   const shape& s = p.s;
-  const int64_t nr = kernels.gemm_nr, mr = kernels.gemm_mr;
+  const int64_t nr = p.nb, mr = kernels.gemm_mr;
+  const isa::f32_gemm_fn gemm = nr == kernels.gemm_nr ? kernels.f32_gemm : kernels.f32_gemm_narrow;
   const bool clamp = lo > -std::numeric_limits<float>::infinity() || hi < std::numeric_limits<float>::infinity();
   parallel_for(pool, p.slots, 1, [&](int64_t b, int64_t e) {
     for (int64_t slot = b; slot < e; ++slot) {
@@ -149,6 +160,7 @@ inline void run(const plan& p, const std::vector<packed_a>& u, const float* x, c
         in.first_tile = first;
         in.tiles = count;
         in.nb = p.nb;
+        in.panel = nr;
         in.v = v;
         in.xi_stride = s.C * p.nb;
         kernels.f32_winograd_f4k3_input(in);
@@ -163,7 +175,7 @@ inline void run(const plan& p, const std::vector<packed_a>& u, const float* x, c
             float* mx = m + xi * p.mblock * p.nb;
             for (int64_t i = 0; i < rows; i += mr)
               for (int64_t j = 0; j < p.nb; j += nr)
-                kernels.f32_gemm(s.C, a + (m0 + i) * s.C, vb + j * s.C, mx + i * p.nb + j, p.nb,
+                gemm(s.C, a + (m0 + i) * s.C, vb + j * s.C, mx + i * p.nb + j, p.nb,
                                  static_cast<int>(std::min<int64_t>(mr, rows - i)), static_cast<int>(nr), params);
           }
           isa::winograd_output_args out{};

@@ -327,7 +327,8 @@ void winograd_at6(const V (&m)[6], V (&o)[4]) {
 
 // The 6x6 patches of `lanes` tiles are gathered (zero outside the image) into
 // d[36][lanes], so the transform itself is all vector code.
-void winograd_f4k3_input(const isa::winograd_input_args& a, int nr) {
+void winograd_f4k3_input(const isa::winograd_input_args& a) {
+  const std::int64_t nr = a.panel;
   constexpr int L = lanes;
   const std::int64_t H = a.height, W = a.width, plane = H * W;
   for (std::int64_t j0 = 0; j0 < a.nb; j0 += L) {

@@ -17,13 +17,17 @@ void f32_gemm__avx2_6x16(std::int64_t kc, const float* a, const float* b, float*
                         int m, int n, const f32_gemm_params& p) {
   gemm_tile<6, 2>(kc, a, b, c, ldc, m, n, p);
 }
+void f32_gemm__avx2_6x8(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
+                        int m, int n, const f32_gemm_params& p) {
+  gemm_tile<6, 1>(kc, a, b, c, ldc, m, n, p);
+}
 void f32_exp__avx2_x8(const float* x, float* y, std::int64_t n) { exp_array(x, y, n); }
 void f32_logistic__avx2_x8(const float* x, float* y, std::int64_t n) { logistic_array(x, y, n); }
 void f32_tanh__avx2_x8(const float* x, float* y, std::int64_t n) { tanh_array(x, y, n); }
 void f32_erf__avx2_x8(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
 void f32_softmax_row__avx2_x8(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
 
-void f32_winograd_f4k3_input__avx2_x8(const winograd_input_args& a) { winograd_f4k3_input(a, 16); }
+void f32_winograd_f4k3_input__avx2_x8(const winograd_input_args& a) { winograd_f4k3_input(a); }
 void f32_winograd_f4k3_output__avx2_x8(const winograd_output_args& a) { winograd_f4k3_output(a); }
 
 void f32_dwconv__avx2_x8(const dwconv_args& a) { dwconv(a); }
@@ -37,6 +41,8 @@ const table kernel_table = {
     .gemm_mr = 6,
     .gemm_nr = 16,
     .f32_gemm = f32_gemm__avx2_6x16,
+    .gemm_narrow_nr = 8,
+    .f32_gemm_narrow = f32_gemm__avx2_6x8,
     .f32_exp = f32_exp__avx2_x8,
     .f32_logistic = f32_logistic__avx2_x8,
     .f32_tanh = f32_tanh__avx2_x8,

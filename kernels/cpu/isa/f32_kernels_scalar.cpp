@@ -18,13 +18,17 @@ void f32_gemm__scalar_4x4(std::int64_t kc, const float* a, const float* b, float
                         int m, int n, const f32_gemm_params& p) {
   gemm_tile<4, 4>(kc, a, b, c, ldc, m, n, p);
 }
+void f32_gemm__scalar_4x2(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
+                        int m, int n, const f32_gemm_params& p) {
+  gemm_tile<4, 2>(kc, a, b, c, ldc, m, n, p);
+}
 void f32_exp__scalar_x1(const float* x, float* y, std::int64_t n) { exp_array(x, y, n); }
 void f32_logistic__scalar_x1(const float* x, float* y, std::int64_t n) { logistic_array(x, y, n); }
 void f32_tanh__scalar_x1(const float* x, float* y, std::int64_t n) { tanh_array(x, y, n); }
 void f32_erf__scalar_x1(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
 void f32_softmax_row__scalar_x1(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
 
-void f32_winograd_f4k3_input__scalar_x1(const winograd_input_args& a) { winograd_f4k3_input(a, 4); }
+void f32_winograd_f4k3_input__scalar_x1(const winograd_input_args& a) { winograd_f4k3_input(a); }
 void f32_winograd_f4k3_output__scalar_x1(const winograd_output_args& a) { winograd_f4k3_output(a); }
 
 void f32_dwconv__scalar_x1(const dwconv_args& a) { dwconv(a); }
@@ -38,6 +42,8 @@ const table kernel_table = {
     .gemm_mr = 4,
     .gemm_nr = 4,
     .f32_gemm = f32_gemm__scalar_4x4,
+    .gemm_narrow_nr = 2,
+    .f32_gemm_narrow = f32_gemm__scalar_4x2,
     .f32_exp = f32_exp__scalar_x1,
     .f32_logistic = f32_logistic__scalar_x1,
     .f32_tanh = f32_tanh__scalar_x1,

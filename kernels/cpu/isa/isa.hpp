@@ -49,9 +49,10 @@ using f32_gemm_fn = void (*)(std::int64_t kc, const float* a, const float* b, fl
 /// channel c and tile j it reads the 6x6 input patch d at rows 4*ty - pad_top,
 /// columns 4*tx - pad_left (zero outside the image, and for j >= tiles) and
 /// writes V = B^T d B, element xi (0..35) of it at
-///   v[xi * xi_stride + (j / nr) * channels * nr + c * nr + j % nr],
+///   v[xi * xi_stride + (j / panel) * channels * panel + c * panel + j % panel],
 /// that is 36 matrices of channels x nb, each already in the packed-B panel
-/// layout of the GEMM micro-kernel (nr = its gemm_nr).
+/// layout of the GEMM micro-kernel that will read it (panel = its width:
+/// gemm_nr, or gemm_narrow_nr).
 struct winograd_input_args {
   const float* x;  // image 0, channel 0
   std::int64_t channels, height, width;
@@ -59,7 +60,8 @@ struct winograd_input_args {
   std::int64_t pad_top, pad_left;
   std::int64_t tiles_w, tiles_per_image;  // tile grid of one image
   std::int64_t first_tile, tiles;         // this block: tiles [first, first + tiles), tiles <= nb
-  std::int64_t nb;                        // block width, a multiple of nr
+  std::int64_t nb;                        // block width, a multiple of panel
+  std::int64_t panel;                     // gemm_nr or gemm_narrow_nr
   float* v;
   std::int64_t xi_stride;  // >= channels * nb
 };
@@ -129,6 +131,11 @@ struct table {
   const char* gemm_name;
   int gemm_mr, gemm_nr;
   f32_gemm_fn f32_gemm;
+  /// The same mr with half the width (gemm_narrow_nr = gemm_nr / 2), for
+  /// products of few columns (a Winograd block of 16 tiles wastes half of
+  /// a 32-wide tile).
+  int gemm_narrow_nr;
+  f32_gemm_fn f32_gemm_narrow;
   f32_unary_fn f32_exp;       // rel err < 1e-6 for normal results; gradual subnormals
   f32_unary_fn f32_logistic;  // 1 / (1 + exp(-x))
   f32_unary_fn f32_tanh;      // abs and rel err ~1e-6
