@@ -88,8 +88,8 @@ TEST_CASE("session_options::dump_stages writes the graph after each stage") {
   for (const auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path().filename().string());
   std::sort(files.begin(), files.end());
   CHECK(files == std::vector<std::string>{"00_load.txt", "01_normalize.txt", "02_infer.txt", "03_fold_constants.txt",
-                                          "04_compute_float16_in_float32.txt", "05_fuse_conv.txt", "06_fuse_gemm.txt",
-                                          "07_remove_dead_nodes.txt"});
+                                          "04_compute_float16_in_float32.txt", "05_fuse_conv.txt",
+                                          "06_fuse_batch_norm.txt", "07_fuse_gemm.txt", "08_remove_dead_nodes.txt"});
 
   const auto load = read_text(dir / "00_load.txt");
   CHECK(has(load, "graph '"));
@@ -108,7 +108,7 @@ TEST_CASE("session_options::dump_stages writes the graph after each stage") {
   CHECK(has(fused, "node   'n0' onyx.fused.Conv (Conv+Relu): x: float32[1,3,7,9]"));
   CHECK(!has(fused, " Relu:"));
   CHECK(has(read_text(dir / "03_fold_constants.txt"), "node   'n1' Relu:"));
-  CHECK(read_text(dir / "07_remove_dead_nodes.txt") == fused);
+  CHECK(read_text(dir / "08_remove_dead_nodes.txt") == fused);
 
   // Without the option nothing is written.
   std::filesystem::remove_all(dir);

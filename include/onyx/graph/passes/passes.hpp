@@ -12,6 +12,7 @@
 
 #include "onyx/graph/passes/compute_float16_in_float32.hpp"
 #include "onyx/graph/passes/fold_constants.hpp"
+#include "onyx/graph/passes/fuse_batch_norm.hpp"
 #include "onyx/graph/passes/fuse_conv.hpp"
 #include "onyx/graph/passes/fuse_gemm.hpp"
 #include "onyx/graph/passes/remove_dead_nodes.hpp"
@@ -44,6 +45,7 @@ inline constexpr std::array pipeline{
            return c.options.compute_float16_in_float32 ? compute_float16_in_float32(g, st, c.ops, c.evaluate) : ok();
          }},
     pass{"fuse_conv", [](graph& g, inferred& st, const pass_context& c) { return fuse_conv(g, st, c.ops); }},
+    pass{"fuse_batch_norm", [](graph& g, inferred& st, const pass_context&) { return fuse_batch_norm(g, st); }},
     pass{"fuse_gemm", [](graph& g, inferred& st, const pass_context& c) { return fuse_gemm(g, st, c.ops); }},
     pass{"remove_dead_nodes",
          [](graph& g, inferred& st, const pass_context&) {

@@ -1,0 +1,77 @@
+// graph::passes::fuse_batch_norm: per-channel Mul/Div/Add/Sub after a
+// BatchNormalization fold into its scale and B; the optimized graph holds the
+// expected nodes and gives the unoptimized graph's outputs (to rtol 1e-5 in
+// float32: the folded parameters are rounded once).
+#include <catch2/catch.hpp>
+
+#include "onyx/graph/model_builder.hpp"
+#include "onyx/session.hpp"
+#include "op_harness.hpp"
+#include "temp_path.hpp"
+
+namespace {
+
+using namespace onyx;
+
+tensor random_tensor(const extents& e, double lo, double hi, unsigned seed) {
+  return tensor::from(test::random_values<float>(static_cast<std::size_t>(element_count(e)), lo, hi, seed), e);
+}
+
+std::vector<std::string> ops_of(const session_core& s) {
+  std::vector<std::string> v;
+  for (const auto& n : s.nodes()) v.push_back(n.op);
+  return v;
+}
+
+/// x [2, 5, 6, 7] -> BatchNormalization -> `then` -> the output; runs it
+/// optimized and not, compares, returns the optimized op types.
+template <class Then>
+std::vector<std::string> run(const std::string& file, Then then) {
+  graph::model_builder b{17};
+  auto x = b.input("x", dtype::float32, {2, 5, 6, 7});
+  auto bn = b.node("BatchNormalization",
+                   {x, b.initializer("s", random_tensor({5}, 0.5, 2, 1)), b.initializer("b", random_tensor({5}, -1, 1, 2)),
+                    b.initializer("m", random_tensor({5}, -1, 1, 3)), b.initializer("v", random_tensor({5}, 0.5, 2, 4))},
+                   {{"epsilon", 1e-3f}});
+  b.output(then(b, bn));
+  auto path = test::temp_path(file);
+  REQUIRE(b.save(path).ok());
+  session fused(path, {.threads = 1});
+  session plain(path, {.threads = 1, .optimize = false});
+  auto in = random_tensor({2, 5, 6, 7}, -2, 2, 5);
+  auto got = fused.run({{"x", in}});
+  auto want = plain.run({{"x", in}});
+  auto e = want[0].as_tensor().values<float>();
+  test::require_close(got[0].as_tensor(), std::vector<float>(e.begin(), e.end()), 1e-5, 1e-5);
+  return ops_of(fused);
+}
+
+using list = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("fuse_batch_norm folds per-channel Mul, Add, Div, Sub", "[passes][fuse_batch_norm]") {
+  // DenseNet's pattern: BN -> Mul [C,1,1] -> Add [C,1,1] -> Relu.
+  CHECK(run("fbn_mul_add.onnx", [](graph::model_builder& b, const std::string& v) {
+          auto m = b.node("Mul", {v, b.initializer("c1", random_tensor({5, 1, 1}, 0.5, 2, 6))});
+          auto a = b.node("Add", {m, b.initializer("c2", random_tensor({5, 1, 1}, -1, 1, 7))});
+          return b.node("Relu", {a});
+        }) == list{"BatchNormalization", "Relu"});
+  // Div by a scalar, and c - y (Sub with the BN output second).
+  CHECK(run("fbn_div_sub.onnx", [](graph::model_builder& b, const std::string& v) {
+          auto d = b.node("Div", {v, b.initializer("c3", random_tensor({1}, 1.5, 2, 8))});
+          return b.node("Sub", {b.initializer("c4", random_tensor({1, 5, 1, 1}, -1, 1, 9)), d});
+        }) == list{"BatchNormalization"});
+}
+
+TEST_CASE("fuse_batch_norm leaves what it cannot fold", "[passes][fuse_batch_norm]") {
+  // A constant that broadcasts along W, not per channel.
+  CHECK(run("fbn_not_channel.onnx", [](graph::model_builder& b, const std::string& v) {
+          return b.node("Mul", {v, b.initializer("c5", random_tensor({7}, 0.5, 2, 10))});
+        }) == list{"BatchNormalization", "Mul"});
+  // The BN output also read by another node: nothing is absorbed.
+  CHECK(run("fbn_two_readers.onnx", [](graph::model_builder& b, const std::string& v) {
+          auto m = b.node("Mul", {v, b.initializer("c6", random_tensor({5, 1, 1}, 0.5, 2, 11))});
+          return b.node("Add", {m, v});
+        }) == list{"BatchNormalization", "Mul", "Add"});
+}
