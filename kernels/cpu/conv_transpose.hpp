@@ -8,6 +8,7 @@
 // write disjoint planes. float64 uses a plain product.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "kernels/cpu/sgemm.hpp"
@@ -26,6 +27,35 @@ template <class T>
 void col2im(const T* col, T* y, const std::vector<ops::ConvTranspose::axis>& axes, std::int64_t taps,
             std::int64_t p_in, std::int64_t p_out, std::int64_t m0, std::int64_t m1) {
   const std::size_t n = axes.size();
+  if (n == 2) {
+    // Per tap, the input columns whose output lands inside Y form one range:
+    // a branch-free strided add per input row (the odometer below ran
+    // PP-OCRv4 det's 2x2 stride-2 upsampling at ~9 GFLOP/s).
+    const auto &ah = axes[0], &aw = axes[1];
+    const auto range = [](const ops::ConvTranspose::axis& a, std::int64_t off, std::int64_t& lo, std::int64_t& hi) {
+      // i with 0 <= i * stride + off < out, i in [0, in)
+      lo = off >= 0 ? 0 : (-off + a.stride - 1) / a.stride;
+      hi = a.out - off <= 0 ? 0 : std::min(a.in, (a.out - off + a.stride - 1) / a.stride);
+      hi = std::max(hi, lo);
+    };
+    for (std::int64_t m = m0; m < m1; ++m) {
+      T* ym = y + m * p_out;
+      for (std::int64_t kh = 0; kh < ah.kernel; ++kh)
+        for (std::int64_t kw = 0; kw < aw.kernel; ++kw) {
+          const T* row = col + (m * taps + kh * aw.kernel + kw) * p_in;
+          const std::int64_t offh = kh * ah.dilation - ah.pad_begin, offw = kw * aw.dilation - aw.pad_begin;
+          std::int64_t h0, h1, w0, w1;
+          range(ah, offh, h0, h1);
+          range(aw, offw, w0, w1);
+          for (std::int64_t ih = h0; ih < h1; ++ih) {
+            T* yr = ym + (ih * ah.stride + offh) * aw.out + offw;
+            const T* xr = row + ih * aw.in;
+            for (std::int64_t iw = w0; iw < w1; ++iw) yr[iw * aw.stride] += xr[iw];
+          }
+        }
+    }
+    return;
+  }
   std::int64_t k[8], i[8];
   for (std::int64_t m = m0; m < m1; ++m) {
     T* ym = y + m * p_out;
