@@ -174,7 +174,7 @@ TEST_CASE("MaxPool storage_order 1, float64, int8", "[pool]") {
 }
 
 TEST_CASE("Global pools", "[pool]") {
-  for (extents shape : {extents{2, 3, 5, 7}, extents{1, 4, 9}, extents{1, 2, 3, 2, 5}}) {
+  for (extents shape : {extents{2, 3, 5, 7}, extents{1, 4, 9}, extents{1, 2, 3, 2, 5}, extents{1, 3, 9, 13}}) {
     auto xd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(shape)), -2, 2, 3);
     const std::int64_t planes = shape[0] * shape[1], size = element_count(shape) / planes;
     std::vector<float> mx, avg, lp;
