@@ -5,21 +5,28 @@
 // matrix (row (c, k1..kn), column p holds the input tap of position p, 0 in
 // the padding); the f32 product is the packed SGEMM of sgemm.hpp with W_g
 // packed once at prepare time, bias and activation clamp in its epilogue.
-//   - 1x1, stride 1, no padding: col is X itself (C x P), no copy.
-//   - depthwise 2-D (C/G == 1 and M/G == 1): direct accumulation per channel,
-//     since a GEMM with M = 1 is a dot product at a fraction of peak.
+// With W packed, im2col writes col straight in the GEMM's packed-B panel
+// layout (col_panels, sgemm_panels), so col is never packed a second time.
+//   - 1x1, stride 1, no padding: col is X itself (C x P), no copy, and all P
+//     columns go to one GEMM (it streams the weights once).
+//   - depthwise 2-D (C/G == 1 and M/G == 1): per channel, the ISA kernel
+//     f32_dwconv over a padded copy of the input plane (depthwise2d_f32;
+//     float64 and dilation along W: the direct scalar loops of depthwise2d).
 //   - 3x3, stride 1, dilation 1, one group, where winograd::gain says so:
 //     Winograd F(4x4, 3x3) (winograd.hpp), weights transformed at prepare time.
-//   - work split: columns of col in tiles of about 128 KiB of col, tasks over
+//   - work split: columns of col in tiles of about 256 KiB of col, tasks over
 //     images x groups x tiles with a serial GEMM each; when there are fewer
 //     tasks than threads (small late layers at batch 1), the whole col is built
 //     and the GEMM itself runs on the pool.
-// The plan step computes the geometry and the split once per input shape and
-// asks for the scratch: one col tile per thread (or the whole col), and for
+// The plan step picks the path and computes the geometry and the split once
+// per input shape, and asks for the scratch: one col tile per thread (or the
+// whole col), Winograd's or the depthwise kernel's per-thread buffers, and for
 // float16 the float32 copies of X, W, B and Y. W not packed at prepare time
-// (not constant) is read in place by the unpacked SGEMM.
-// float16 converts X, W and B to float32 and Y back; float64 runs the same
-// driver with a plain triple-loop product.
+// (not constant) is read in place by the unpacked SGEMM. When every path the
+// plan may pick reads a prepared form, prepare releases the raw W
+// (consume_constant).
+// float16 converts X (and W when it is not prepared) and B to float32 and Y
+// back; float64 runs the same driver with a plain triple-loop product.
 #pragma once
 
 #include <algorithm>
