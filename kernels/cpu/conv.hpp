@@ -37,6 +37,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/cpu/padded_plane.hpp"
 #include "kernels/cpu/sgemm.hpp"
 #include "kernels/cpu/winograd.hpp"
 #include "onyx/core/float_convert.hpp"
@@ -237,61 +238,25 @@ void depthwise2d(const T* x, const T* w, const T* bias, T* y, const conv_geometr
   });
 }
 
-/// The padded input plane of one channel for the depthwise row kernel: Hp
-/// rows of row_stride floats, each split into `stride` phases of
-/// phase_stride floats (16 of them slack past the last tap).
-struct dw_layout {
-  std::int64_t rows = 0, phase_stride = 0, row_stride = 0, slot_elements = 0;
-};
-inline dw_layout make_dw_layout(const conv_geometry& g) {
-  const auto& ah = g.axes[0];
-  const auto& aw = g.axes[1];
-  dw_layout d;
-  d.rows = ah.in + ah.pad_begin + ah.pad_end;
-  const std::int64_t width = aw.in + aw.pad_begin + aw.pad_end;
-  d.phase_stride = (width + aw.stride - 1) / aw.stride + 16;
-  d.row_stride = d.phase_stride * aw.stride;
-  d.slot_elements = (d.rows * d.row_stride + 15) / 16 * 16 + 16;
-  return d;
-}
-
 /// Depthwise 2-D in f32 with dilation 1 along W: per channel, the padded
 /// input plane is copied once (split by phase for strided W), then each
 /// output row is computed by the ISA kernel with all taps in registers.
 /// The scalar depthwise2d ran ShuffleNet's 3x3 layers at ~4 GFLOP/s.
 inline void depthwise2d_f32(const float* x, const float* w, const float* bias, float* y, const conv_geometry& g,
-                            const dw_layout& d, float lo, float hi, float* scratch, std::int64_t slots,
+                            const padded_plane& d, float lo, float hi, float* scratch, std::int64_t slots,
                             const thread_pool* pool) {
   const auto& ah = g.axes[0];
   const auto& aw = g.axes[1];
   const isa::table& t = isa::active();
   const bool clamp = lo > -std::numeric_limits<float>::infinity() || hi < std::numeric_limits<float>::infinity();
   const std::int64_t planes = g.N * g.C;
-  std::int64_t tap_offset[16];
-  for (std::int64_t j = 0; j < aw.kernel; ++j) tap_offset[j] = (j % aw.stride) * d.phase_stride + j / aw.stride;
   parallel_for(pool, slots, 1, [&](std::int64_t b, std::int64_t e) {
     for (std::int64_t slot = b; slot < e; ++slot) {
       float* buf = scratch + slot * d.slot_elements;
-      std::fill_n(buf, d.rows * d.row_stride, 0.0f);
+      fill_padding(d, buf, 0.0f);  // the same in every channel: once per thread
       for (std::int64_t nc = planes * slot / slots; nc < planes * (slot + 1) / slots; ++nc) {
         const std::int64_t c = nc % g.C;
-        const float* xc = x + nc * g.in_size;
-        // Only the image part of the plane is written: the padding (and the
-        // slack) is the same for every channel and was zeroed once above.
-        for (std::int64_t iy = 0; iy < ah.in; ++iy) {
-          float* row = buf + (iy + ah.pad_begin) * d.row_stride;
-          const float* src = xc + iy * aw.in;
-          if (aw.stride == 1) {
-            std::copy_n(src, aw.in, row + aw.pad_begin);
-            continue;
-          }
-          for (std::int64_t ph = 0; ph < aw.stride; ++ph) {
-            // Input columns i with (i + pad_begin) % stride == ph land in phase ph.
-            const std::int64_t i0 = ((ph - aw.pad_begin) % aw.stride + aw.stride) % aw.stride;
-            float* dst = row + ph * d.phase_stride + (i0 + aw.pad_begin) / aw.stride;
-            for (std::int64_t i = i0, k = 0; i < aw.in; i += aw.stride, ++k) dst[k] = src[i];
-          }
-        }
+        copy_plane(d, ah, aw, x + nc * g.in_size, buf);
         isa::dwconv_args a{};
         a.plane = buf;
         a.row_stride = d.row_stride;
@@ -299,7 +264,7 @@ inline void depthwise2d_f32(const float* x, const float* w, const float* bias, f
         a.dilation_h = ah.dilation;
         a.kh = ah.kernel;
         a.kw = aw.kernel;
-        a.tap_offset = tap_offset;
+        a.tap_offset = d.tap_offset;
         a.w = w + c * g.taps;
         a.bias = bias ? bias[c] : 0.0f;
         a.y = y + nc * g.P;
@@ -566,7 +531,7 @@ struct conv_plan {
   bool winograd = false;
   winograd::plan wplan;
   bool dw_rows = false;  // depthwise2d_f32
-  dw_layout dw;
+  padded_plane dw;
   std::int64_t dw_slots = 1;
   std::size_t col = 0, x32 = 0, w32 = 0, b32 = 0, y32 = 0;  // scratch offsets
 };
@@ -591,9 +556,9 @@ result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const pla
     }
   }
   if constexpr (D != dtype::float64) {
-    if (g.depthwise2d && g.axes[1].dilation == 1 && g.axes[1].kernel <= 16) {
+    if (g.depthwise2d && fits_padded_plane(g.axes[1])) {
       cp.dw_rows = true;
-      cp.dw = make_dw_layout(g);
+      cp.dw = make_padded_plane(g.axes[0], g.axes[1]);
       // A plane's work: taps per output plus copying the input once.
       const std::int64_t work = g.P * g.taps + g.in_size;
       cp.dw_slots = std::clamp<std::int64_t>(g.N * g.C * work / grain_for(1), 1, std::min(threads, g.N * g.C));

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "kernels/cpu/isa/isa.hpp"
+#include "kernels/cpu/padded_plane.hpp"
 #include "onyx/core/parallel.hpp"
 #include "onyx/ops/average_pool.hpp"
 #include "onyx/ops/global_average_pool.hpp"
@@ -108,8 +109,7 @@ struct pool_plan {
   std::size_t row = 0;          // scratch offset of the row buffers
   // The f32 plane path (see the top of this file).
   bool plane_path = false;
-  std::int64_t plane_rows = 0, phase_stride = 0, plane_row_stride = 0, plane_slot = 0;
-  std::int64_t tap_offset[16] = {};
+  padded_plane plane_layout;
   std::vector<float> h_scale, w_scale;
   std::size_t plane = 0;  // scratch offset of the padded planes (one per slot)
 };
@@ -117,16 +117,9 @@ struct pool_plan {
 /// Sets up the f32 plane path for 2-D max/average pools where it applies.
 inline void plan_plane_path(pool_plan& pp, kind k, bool include_pad, scratch_layout& layout) {
   const auto &ah = pp.axes[0], &aw = pp.axes[1];
-  if (aw.dilation != 1 || aw.kernel > 16 || k == kind::lp) return;
+  if (!fits_padded_plane(aw) || k == kind::lp) return;
   pp.plane_path = true;
-  const auto extent = [](const ops::detail::window_axis& ax) {
-    return std::max(ax.in + ax.pad_begin + ax.pad_end, (ax.out - 1) * ax.stride + (ax.kernel - 1) * ax.dilation + 1);
-  };
-  pp.plane_rows = extent(ah);
-  pp.phase_stride = (extent(aw) + aw.stride - 1) / aw.stride + 16;
-  pp.plane_row_stride = pp.phase_stride * aw.stride;
-  pp.plane_slot = (pp.plane_rows * pp.plane_row_stride + 15) / 16 * 16 + 16;
-  for (std::int64_t j = 0; j < aw.kernel; ++j) pp.tap_offset[j] = (j % aw.stride) * pp.phase_stride + j / aw.stride;
+  pp.plane_layout = make_padded_plane(ah, aw);
   if (k == kind::average) {
     const auto scales = [&](std::size_t d, std::int64_t extra) {
       std::vector<float> v(static_cast<std::size_t>(pp.axes[d].out + extra), 0.0f);
@@ -139,7 +132,7 @@ inline void plan_plane_path(pool_plan& pp, kind k, bool include_pad, scratch_lay
     pp.h_scale = scales(0, 0);
     pp.w_scale = scales(1, 16);
   }
-  pp.plane = layout.add<float>(pp.slots * pp.plane_slot);
+  pp.plane = layout.add<float>(pp.slots * pp.plane_layout.slot_elements);
 }
 
 /// The f32 plane path over planes [0, planes) on the pool.
@@ -150,32 +143,20 @@ inline void run_plane_path(const pool_plan& pp, bool is_max, const float* x, flo
   const std::int64_t slots = pp.slots, planes = pp.planes;
   parallel_for(pool, slots, 1, [&](std::int64_t b, std::int64_t e) {
     for (std::int64_t slot = b; slot < e; ++slot) {
-      float* buf = scratch + slot * pp.plane_slot;
+      const padded_plane& d = pp.plane_layout;
+      float* buf = scratch + slot * d.slot_elements;
       // The padding is the same in every plane: filled once per thread.
-      std::fill_n(buf, pp.plane_rows * pp.plane_row_stride, is_max ? -std::numeric_limits<float>::infinity() : 0.0f);
+      fill_padding(d, buf, is_max ? -std::numeric_limits<float>::infinity() : 0.0f);
       for (std::int64_t plane = planes * slot / slots; plane < planes * (slot + 1) / slots; ++plane) {
-        const float* xc = x + plane * pp.in_size;
-        for (std::int64_t iy = 0; iy < ah.in; ++iy) {
-          float* row = buf + (iy + ah.pad_begin) * pp.plane_row_stride;
-          const float* src = xc + iy * aw.in;
-          if (aw.stride == 1) {
-            std::copy_n(src, aw.in, row + aw.pad_begin);
-            continue;
-          }
-          for (std::int64_t ph = 0; ph < aw.stride; ++ph) {
-            const std::int64_t i0 = ((ph - aw.pad_begin) % aw.stride + aw.stride) % aw.stride;
-            float* dst = row + ph * pp.phase_stride + (i0 + aw.pad_begin) / aw.stride;
-            for (std::int64_t i = i0, k = 0; i < aw.in; i += aw.stride, ++k) dst[k] = src[i];
-          }
-        }
+        copy_plane(d, ah, aw, x + plane * pp.in_size, buf);
         isa::pool_args a{};
         a.plane = buf;
-        a.row_stride = pp.plane_row_stride;
+        a.row_stride = d.row_stride;
         a.stride_h = ah.stride;
         a.dilation_h = ah.dilation;
         a.kh = ah.kernel;
         a.kw = aw.kernel;
-        a.tap_offset = pp.tap_offset;
+        a.tap_offset = d.tap_offset;
         a.max = is_max;
         a.h_scale = pp.h_scale.data();
         a.w_scale = pp.w_scale.data();

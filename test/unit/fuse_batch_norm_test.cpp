@@ -7,21 +7,15 @@
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/session.hpp"
 #include "op_harness.hpp"
+#include "pass_harness.hpp"
 #include "temp_path.hpp"
 
 namespace {
 
 using namespace onyx;
 
-tensor random_tensor(const extents& e, double lo, double hi, unsigned seed) {
-  return tensor::from(test::random_values<float>(static_cast<std::size_t>(element_count(e)), lo, hi, seed), e);
-}
-
-std::vector<std::string> ops_of(const session_core& s) {
-  std::vector<std::string> v;
-  for (const auto& n : s.nodes()) v.push_back(n.op);
-  return v;
-}
+using test::random_tensor;
+using test::ops_of;
 
 /// x [2, 5, 6, 7] -> BatchNormalization -> `then` -> the output; runs it
 /// optimized and not, compares, returns the optimized op types.

@@ -23,10 +23,7 @@ namespace {
 using namespace onyx;
 using ints = std::vector<std::int64_t>;
 
-template <class T>
-tensor random_tensor(const extents& e, double lo, double hi, unsigned seed) {
-  return tensor::from(test::random_values<T>(static_cast<std::size_t>(element_count(e)), lo, hi, seed), e);
-}
+using test::random_tensor;
 
 /// x [1, C, 7, 9] -> Conv(3x3, pad 1, M out, group) -> ...; `then` adds the rest
 /// and names the outputs.
@@ -51,12 +48,7 @@ std::string constant(graph::model_builder& b, const std::string& name, extents e
   return b.initializer(name, random_tensor<T>(e, lo, hi, seed));
 }
 
-/// Op types of the optimized graph, in run order.
-std::vector<std::string> ops_of(const session_core& s) {
-  std::vector<std::string> v;
-  for (const auto& n : s.nodes()) v.push_back(n.op);
-  return v;
-}
+using test::ops_of;
 
 /// Runs `path` optimized and not, on the same input; checks the outputs agree
 /// and returns the optimized graph's op types.

@@ -14,15 +14,8 @@ namespace {
 using namespace onyx;
 using list = std::vector<std::string>;
 
-tensor random_tensor(const extents& e, double lo, double hi, unsigned seed) {
-  return tensor::from(test::random_values<float>(static_cast<std::size_t>(element_count(e)), lo, hi, seed), e);
-}
-
-std::vector<std::string> ops_of(const session_core& s) {
-  std::vector<std::string> v;
-  for (const auto& n : s.nodes()) v.push_back(n.op);
-  return v;
-}
+using test::random_tensor;
+using test::ops_of;
 
 /// x [5, 7] -> MatMul or Gemm with W [7, 6] -> Add(c) -> y.
 std::filesystem::path build_product(

@@ -1,7 +1,8 @@
 // test/unit/pass_harness.hpp: a model taken through load, normalize and
 // inference with the full op table, so a pass test runs one pass on it and
 // looks at the nodes it left (graph::passes::match gives their typed
-// attributes).
+// attributes); and the helpers the pass tests share to build models and
+// compare a session's optimized graph.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -11,6 +12,7 @@
 #include "onyx/graph/passes/passes.hpp"
 #include "onyx/runtime/compiled_graph.hpp"
 #include "onyx/session.hpp"
+#include "op_harness.hpp"
 
 namespace onyx::test {
 
@@ -29,6 +31,20 @@ struct inferred_model {
     return v;
   }
 };
+
+/// A tensor of `e` with values uniform in [lo, hi) (test::random_values).
+template <class T = float>
+tensor random_tensor(const extents& e, double lo, double hi, unsigned seed) {
+  return tensor::from(random_values<T>(static_cast<std::size_t>(element_count(e)), lo, hi, seed), e);
+}
+
+/// The op types of a session's prepared graph, in run order ("Conv+Relu" for
+/// a fused node).
+inline std::vector<std::string> ops_of(const session_core& s) {
+  std::vector<std::string> v;
+  for (const auto& n : s.nodes()) v.push_back(n.op);
+  return v;
+}
 
 inline inferred_model infer_model(const std::filesystem::path& path) {
   inferred_model r;

@@ -13,23 +13,19 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <random>
 #include <vector>
 
 #include "kernels/cpu/winograd.hpp"
 #include "onyx/core/thread_pool.hpp"
+#include "op_harness.hpp"
 
 namespace {
 
 using namespace onyx::kernels::cpu;
 using std::int64_t;
 
-std::vector<float> random_floats(int64_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  std::vector<float> v(static_cast<std::size_t>(n));
-  for (auto& x : v) x = d(rng);
-  return v;
+std::vector<float> random_floats(int64_t n, unsigned seed) {
+  return onyx::test::random_values<float>(static_cast<std::size_t>(n), -1, 1, seed);
 }
 
 struct wcase {

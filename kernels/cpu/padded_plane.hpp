@@ -1,0 +1,68 @@
+// kernels/cpu/padded_plane.hpp: one channel's input plane, padded and split
+// by phase, as the ISA row kernels f32_dwconv and f32_pool read it.
+//
+// Rows of row_stride floats; within a row, padded column q sits at
+// (q % stride_w) * phase_stride + q / stride_w, so each tap of a strided
+// window reads contiguous floats (tap j at tap_offset[j] from the row start
+// plus the output column). Each phase has 16 floats of slack past its last
+// tap, for a kernel's whole-vector reads. Only windows with dilation 1 along
+// W and at most 16 taps along W fit. The padding (the same for every channel)
+// is filled once per buffer; copy_plane then writes only the image part.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "onyx/ops/detail/sliding_window.hpp"
+
+namespace onyx::kernels::cpu {
+
+struct padded_plane {
+  std::int64_t rows = 0, phase_stride = 0, row_stride = 0;
+  std::int64_t slot_elements = 0;  // floats of one buffer, rounded so buffers start a cache line apart
+  std::int64_t tap_offset[16] = {};
+};
+
+/// Whether a window fits the layout: dilation 1 and at most 16 taps along W.
+inline bool fits_padded_plane(const ops::detail::window_axis& aw) { return aw.dilation == 1 && aw.kernel <= 16; }
+
+/// The layout for a 2-D window (axes[0] along H, axes[1] along W) that fits;
+/// the plane covers the padding and any window past it (ceil_mode).
+inline padded_plane make_padded_plane(const ops::detail::window_axis& ah, const ops::detail::window_axis& aw) {
+  const auto extent = [](const ops::detail::window_axis& ax) {
+    return std::max(ax.in + ax.pad_begin + ax.pad_end, (ax.out - 1) * ax.stride + (ax.kernel - 1) * ax.dilation + 1);
+  };
+  padded_plane p;
+  p.rows = extent(ah);
+  p.phase_stride = (extent(aw) + aw.stride - 1) / aw.stride + 16;
+  p.row_stride = p.phase_stride * aw.stride;
+  p.slot_elements = (p.rows * p.row_stride + 15) / 16 * 16 + 16;
+  for (std::int64_t j = 0; j < aw.kernel; ++j) p.tap_offset[j] = (j % aw.stride) * p.phase_stride + j / aw.stride;
+  return p;
+}
+
+/// Fills a whole buffer with the padding value (once per buffer).
+inline void fill_padding(const padded_plane& p, float* buf, float value) {
+  std::fill_n(buf, p.rows * p.row_stride, value);
+}
+
+/// Copies the ah.in x aw.in plane x into the image part of buf.
+inline void copy_plane(const padded_plane& p, const ops::detail::window_axis& ah, const ops::detail::window_axis& aw,
+                       const float* x, float* buf) {
+  for (std::int64_t iy = 0; iy < ah.in; ++iy) {
+    float* row = buf + (iy + ah.pad_begin) * p.row_stride;
+    const float* src = x + iy * aw.in;
+    if (aw.stride == 1) {
+      std::copy_n(src, aw.in, row + aw.pad_begin);
+      continue;
+    }
+    for (std::int64_t ph = 0; ph < aw.stride; ++ph) {
+      // Input columns i with (i + pad_begin) % stride == ph land in phase ph.
+      const std::int64_t i0 = ((ph - aw.pad_begin) % aw.stride + aw.stride) % aw.stride;
+      float* dst = row + ph * p.phase_stride + (i0 + aw.pad_begin) / aw.stride;
+      for (std::int64_t i = i0, k = 0; i < aw.in; i += aw.stride, ++k) dst[k] = src[i];
+    }
+  }
+}
+
+}  // namespace onyx::kernels::cpu
