@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "kernels/cpu/isa/isa.hpp"
 #include "onyx/ops/detail/sliding_window.hpp"
 
 namespace onyx::kernels::cpu {
@@ -63,6 +64,21 @@ inline void copy_plane(const padded_plane& p, const ops::detail::window_axis& ah
       for (std::int64_t i = i0, k = 0; i < aw.in; i += aw.stride, ++k) dst[k] = src[i];
     }
   }
+}
+
+/// The window over `buf` (laid out by `p`) for axes ah, aw, writing at y.
+inline void set_window(isa::plane_window& w, const padded_plane& p, const ops::detail::window_axis& ah,
+                       const ops::detail::window_axis& aw, const float* buf, float* y) {
+  w.plane = buf;
+  w.row_stride = p.row_stride;
+  w.stride_h = ah.stride;
+  w.dilation_h = ah.dilation;
+  w.kh = ah.kernel;
+  w.kw = aw.kernel;
+  w.tap_offset = p.tap_offset;
+  w.y = y;
+  w.out_h = ah.out;
+  w.out_w = aw.out;
 }
 
 }  // namespace onyx::kernels::cpu

@@ -150,19 +150,10 @@ inline void run_plane_path(const pool_plan& pp, bool is_max, const float* x, flo
       for (std::int64_t plane = planes * slot / slots; plane < planes * (slot + 1) / slots; ++plane) {
         copy_plane(d, ah, aw, x + plane * pp.in_size, buf);
         isa::pool_args a{};
-        a.plane = buf;
-        a.row_stride = d.row_stride;
-        a.stride_h = ah.stride;
-        a.dilation_h = ah.dilation;
-        a.kh = ah.kernel;
-        a.kw = aw.kernel;
-        a.tap_offset = d.tap_offset;
+        set_window(a, d, ah, aw, buf, y + plane * pp.out_size);
         a.max = is_max;
         a.h_scale = pp.h_scale.data();
         a.w_scale = pp.w_scale.data();
-        a.y = y + plane * pp.out_size;
-        a.out_h = ah.out;
-        a.out_w = aw.out;
         t.f32_pool(a);
       }
     }

@@ -81,41 +81,39 @@ struct winograd_output_args {
   bool clamp;
   float min, max;
 };
-/// One channel of a depthwise convolution with dilation 1 along W, from its
-/// padded input plane (rows of row_stride floats, row r at plane + r * row_stride):
-///   y[oh * out_w + x] = clamp(bias + sum_{i < kh, j < kw} w[i * kw + j] *
-///                             in_(oh * stride_h + i * dilation_h)[x * stride + j])
-/// where a padded row in_r is stored split by phase, in_r[q] at
-/// (q % stride) * phase_stride + q / stride, so every tap reads contiguous
-/// floats; tap_offset[j] = (j % stride) * phase_stride + j / stride. Rows
-/// may be read up to 16 floats past the last tap (the caller leaves that slack).
-struct dwconv_args {
+/// A window sliding over one channel's padded input plane (dilation 1 along
+/// W; kernels/cpu/padded_plane.hpp lays the plane out): rows of row_stride
+/// floats, row r at plane + r * row_stride, a padded row split by phase so
+/// that padded column q sits at (q % stride_w) * phase_stride + q / stride_w
+/// and tap j of output column x is at x + tap_offset[j]. Output row oh reads
+/// rows oh * stride_h + i * dilation_h, i < kh. Rows may be read up to 16
+/// floats past the last tap (the layout leaves that slack). The out_h x out_w
+/// outputs are written at y.
+struct plane_window {
   const float* plane;
   std::int64_t row_stride, stride_h, dilation_h;
   std::int64_t kh, kw;
   const std::int64_t* tap_offset;
-  const float* w;
-  float bias;
   float* y;
   std::int64_t out_h, out_w;
+};
+/// One channel of a depthwise convolution:
+///   y[oh, x] = clamp(bias + sum_{i < kh, j < kw} w[i * kw + j] * tap(i, j))
+struct dwconv_args : plane_window {
+  const float* w;
+  float bias;
   bool clamp;
   float min, max;
 };
 using f32_dwconv_fn = void (*)(const dwconv_args&);
-/// One channel of a 2-D max or average pool over a padded input plane laid
-/// out as for dwconv_args (padding holds -inf for max, 0 for average):
-///   y[oh * out_w + x] = max over taps, or (sum over taps) * h_scale[oh] * w_scale[x]
+/// One channel of a 2-D max or average pool (the padding holds -inf for
+/// max, 0 for average):
+///   y[oh, x] = max over taps, or (sum over taps) * h_scale[oh] * w_scale[x]
 /// Max skips NaN inputs (a NaN never replaces the running maximum).
-struct pool_args {
-  const float* plane;
-  std::int64_t row_stride, stride_h, dilation_h;
-  std::int64_t kh, kw;
-  const std::int64_t* tap_offset;
+struct pool_args : plane_window {
   bool max;
   const float* h_scale;  // out_h floats (average)
   const float* w_scale;  // out_w floats, with 16 floats of slack (average)
-  float* y;
-  std::int64_t out_h, out_w;
 };
 using f32_pool_fn = void (*)(const pool_args&);
 using f32_winograd_input_fn = void (*)(const winograd_input_args&);
