@@ -513,8 +513,11 @@ result<conv_state> prepare(const ops::detail::conv_attributes& a, const prepare_
   return s;
 }
 
-/// What `plan` fixes per input shape: the geometry, the work split, whether
-/// the prepared W fits, and the scratch offsets (col; float16 copies).
+/// What `plan` fixes per input shape: the geometry, the path (Winograd,
+/// depthwise rows, or im2col + GEMM with its work split), whether the
+/// prepared W fits, and the scratch offsets: `work` holds the chosen path's
+/// buffers (col tiles, Winograd's V and M, or the padded planes), then the
+/// float16 copies.
 struct conv_plan {
   conv_geometry g;
   conv_split split;
@@ -524,7 +527,7 @@ struct conv_plan {
   bool dw_rows = false;  // depthwise2d_f32
   padded_plane dw;
   std::int64_t dw_slots = 1;
-  std::size_t col = 0, x32 = 0, w32 = 0, b32 = 0, y32 = 0;  // scratch offsets
+  std::size_t work = 0, x32 = 0, w32 = 0, b32 = 0, y32 = 0;  // scratch offsets
 };
 
 template <dtype D>
@@ -538,33 +541,27 @@ result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const pla
   scratch_layout layout;
   if constexpr (D != dtype::float64) {
     const conv_state& s = p.state<conv_state>();
+    cp.prepacked = static_cast<std::int64_t>(s.packed.size()) == g.G && g.G > 0 && s.packed[0].rows() == g.Mg &&
+                   s.packed[0].cols() == g.K && s.packed[0].isa() == isa::active().isa;
     if (const auto ws = winograd_shape(g); ws && s.winograd.size() == 36 && s.winograd[0].isa() == isa::active().isa &&
                                            s.winograd[0].rows() == g.M && s.winograd[0].cols() == g.C &&
                                            winograd::gain(*ws) >= winograd_min_gain) {
       cp.winograd = true;
       cp.wplan = winograd::make_plan(*ws, threads);
-      cp.col = layout.add<float>(cp.wplan.slots * cp.wplan.slot_elements);
-    }
-  }
-  if constexpr (D != dtype::float64) {
-    if (g.depthwise2d && fits_padded_plane(g.axes[1])) {
+      cp.work = layout.add<float>(cp.wplan.slots * cp.wplan.slot_elements);
+    } else if (g.depthwise2d && fits_padded_plane(g.axes[1])) {
       cp.dw_rows = true;
       cp.dw = make_padded_plane(g.axes[0], g.axes[1]);
       // A plane's work: taps per output plus copying the input once.
       const std::int64_t work = g.P * g.taps + g.in_size;
       cp.dw_slots = std::clamp<std::int64_t>(g.N * g.C * work / grain_for(1), 1, std::min(threads, g.N * g.C));
-      cp.col = layout.add<float>(cp.dw_slots * cp.dw.slot_elements);
+      cp.work = layout.add<float>(cp.dw_slots * cp.dw.slot_elements);
     }
   }
   if (!g.depthwise2d && !cp.winograd) {
     cp.split = split_conv(g, threads);
     using T = std::conditional_t<D == dtype::float64, double, float>;
-    cp.col = layout.add<T>(cp.split.col_elements);
-  }
-  if constexpr (D != dtype::float64) {
-    const conv_state& s = p.state<conv_state>();
-    cp.prepacked = static_cast<std::int64_t>(s.packed.size()) == g.G && g.G > 0 && s.packed[0].rows() == g.Mg &&
-                   s.packed[0].cols() == g.K && s.packed[0].isa() == isa::active().isa;
+    cp.work = layout.add<T>(cp.split.col_elements);
   }
   if constexpr (D == dtype::float16) {
     cp.x32 = layout.add<float>(element_count(x));
@@ -601,7 +598,7 @@ status run(const kernel_call& c) {
     if (g.depthwise2d)
       depthwise2d(x.data<double>(), w.data<double>(), b, y.data<double>(), g, s.lo, s.hi, c.pool());
     else
-      conv_driver(x.data<double>(), y.data<double>(), g, cp.split, c.scratch_at<double>(cp.col),
+      conv_driver(x.data<double>(), y.data<double>(), g, cp.split, c.scratch_at<double>(cp.work),
                   group_gemm<double>{w.data<double>(), b, s.lo, s.hi, g.Mg, g.K}, c.pool());
     return ok();
   } else {
@@ -631,13 +628,13 @@ status run(const kernel_call& c) {
       yp = c.scratch_at<float>(cp.y32);
     }
     if (cp.winograd)
-      winograd::run(cp.wplan, s.winograd, xp, bp, s.lo, s.hi, yp, c.scratch_at<float>(cp.col), c.pool());
+      winograd::run(cp.wplan, s.winograd, xp, bp, s.lo, s.hi, yp, c.scratch_at<float>(cp.work), c.pool());
     else if (cp.dw_rows)
-      depthwise2d_f32(xp, wp, bp, yp, g, cp.dw, s.lo, s.hi, c.scratch_at<float>(cp.col), cp.dw_slots, c.pool());
+      depthwise2d_f32(xp, wp, bp, yp, g, cp.dw, s.lo, s.hi, c.scratch_at<float>(cp.work), cp.dw_slots, c.pool());
     else if (g.depthwise2d)
       depthwise2d(xp, wp, bp, yp, g, s.lo, s.hi, c.pool());
     else
-      conv_driver(xp, yp, g, cp.split, c.scratch_at<float>(cp.col),
+      conv_driver(xp, yp, g, cp.split, c.scratch_at<float>(cp.work),
                   group_gemm<float>{cp.prepacked ? &s.packed : nullptr, wp, bp, s.lo, s.hi, g.Mg, g.K}, c.pool());
     if constexpr (D == dtype::float16) {
       onyx::narrow(std::span<const float>(yp, static_cast<std::size_t>(y.size())), y);
