@@ -155,7 +155,7 @@ void check_model(MakeModel make_model, const std::vector<named_value>& inputs, i
   kernel_counter kernels;
   long executor_total = 0;
   for (int run = 0; run < 2; ++run) {
-    runtime::bind_plan(g, plan->get(), rc);
+    CHECK_OK(runtime::bind_plan(g, plan->get(), rc));
     for (std::size_t i = 0; i < inputs.size(); ++i) rc.slots[g.g->inputs[i]] = inputs[i].second;
     const bool counted_run = run == 1;
     rc.observer = counted_run ? &kernels : nullptr;

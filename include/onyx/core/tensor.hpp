@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <memory>
 #include <new>
 #include <span>
@@ -42,10 +43,20 @@ inline std::string to_string(device d) {
   return std::string(n) + ":" + std::to_string(d.index);
 }
 
-/// 64-byte aligned host memory, zero-sized requests give a valid pointer.
-inline std::shared_ptr<void> allocate_aligned(std::size_t bytes) {
+/// 64-byte aligned host memory, zero-sized requests give a valid pointer;
+/// null when the memory cannot be had (or `bytes` is absurd).
+inline std::shared_ptr<void> try_allocate_aligned(std::size_t bytes) {
+  if (bytes > std::numeric_limits<std::size_t>::max() - tensor_alignment) return nullptr;
   std::size_t rounded = (bytes + tensor_alignment - 1) / tensor_alignment * tensor_alignment;
   void* p = std::aligned_alloc(tensor_alignment, rounded ? rounded : tensor_alignment);
+  if (!p) return nullptr;
+  return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+}
+
+/// As try_allocate_aligned, throwing std::bad_alloc (aborting without
+/// exceptions) when the memory cannot be had.
+inline std::shared_ptr<void> allocate_aligned(std::size_t bytes) {
+  auto p = try_allocate_aligned(bytes);
   if (!p) {
 #if defined(__cpp_exceptions)
     throw std::bad_alloc();
@@ -53,7 +64,7 @@ inline std::shared_ptr<void> allocate_aligned(std::size_t bytes) {
     std::abort();
 #endif
   }
-  return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+  return p;
 }
 
 class tensor {

@@ -247,16 +247,24 @@ class node_context final : public kernel_context {
   run_context* rc_;
 };
 
-/// Sets up `rc` for `plan` (a no-op when it already is) and binds the inputs.
-inline void bind_plan(const compiled_graph& cg, const shaped_plan* plan, run_context& rc) {
+/// Sets up `rc` for `plan` (a no-op when it already is) and binds the
+/// inputs. Fails, leaving `rc` as it was, when the plan's arena (the tensors
+/// and kernel scratch of these input shapes) cannot be allocated.
+inline status bind_plan(const compiled_graph& cg, const shaped_plan* plan, run_context& rc) {
   const auto& g = *cg.g;
   for (int d = 0; plan && d < device_kinds; ++d)
     if (rc.arena_bytes[d] < plan->arena_bytes[d]) {
-      rc.arenas[d] = allocate_aligned(plan->arena_bytes[d]);
+      auto arena = try_allocate_aligned(plan->arena_bytes[d]);
+      if (!arena)
+        return status(errc::invalid_argument,
+                      "running graph '" + g.name + "' on inputs of these shapes needs " +
+                          std::to_string(plan->arena_bytes[d] >> 20) +
+                          " MiB for its tensors and kernel scratch, more than can be allocated");
+      rc.arenas[d] = std::move(arena);
       rc.arena_bytes[d] = plan->arena_bytes[d];
       rc.plan = nullptr;
     }
-  if (plan && rc.plan == plan) return;
+  if (plan && rc.plan == plan) return ok();
   rc.plan = plan;
   rc.slots.assign(g.values.size(), value{});
   rc.reset_after_run.assign(g.values.size(), 1);
@@ -284,6 +292,7 @@ inline void bind_plan(const compiled_graph& cg, const shaped_plan* plan, run_con
     for (int id : n.inputs) rc.in_ptrs[s].push_back(id >= 0 ? &rc.slots[id] : nullptr);
     for (int id : n.outputs) rc.out_ptrs[s].push_back(id >= 0 ? &rc.slots[id] : nullptr);
   }
+  return ok();
 }
 
 /// Runs every step of `cg` with graph inputs already in rc.slots.
@@ -380,7 +389,7 @@ inline status node_context::run_subgraph(int index, std::span<const value> input
     return status(errc::invalid_argument, "subgraph '" + g.name + "' takes " + std::to_string(g.inputs.size()) +
                                               " inputs, got " + std::to_string(inputs.size()));
   run_context rc;
-  bind_plan(sub, nullptr, rc);
+  ONYX_TRY(bind_plan(sub, nullptr, rc));
   for (std::size_t i = 0; i < inputs.size(); ++i) rc.slots[g.inputs[i]] = inputs[i];
   for (std::size_t i = 0; i < g.captures.size(); ++i) rc.slots[g.captures[i]] = rc_->slots[sub.capture_sources[i]];
   ONYX_TRY(execute(sub, nullptr, rc, pool_));

@@ -145,7 +145,7 @@ class session_core {
     auto rc = acquire();
     rc->profile = profile_.get();
     if (profile_) profile_->count_run();
-    runtime::bind_plan(*main_, plan.get(), *rc);
+    ONYX_TRY(runtime::bind_plan(*main_, plan.get(), *rc));
     for (std::size_t i = 0; i < g.inputs.size(); ++i) rc->slots[g.inputs[i]] = *given[i];
     status st = runtime::execute(*main_, plan.get(), *rc, pool_.get());
     outputs.clear();
