@@ -38,11 +38,19 @@ constexpr std::int64_t grain_for(std::int64_t work_per_item) {
 }
 
 /// fn(begin, end) over [0, n) on `pool`, or inline when there is none.
+/// A program built with ONYX_THREADS_SERIAL (the serial thread policy of
+/// onyx_add_inference_executable) makes no pool and always runs inline.
 inline void parallel_for(const thread_pool* pool, std::int64_t n, std::int64_t min_chunk, thread_pool::range_fn fn) {
+#if defined(ONYX_THREADS_SERIAL)
+  (void)pool;
+  (void)min_chunk;
+  if (n > 0) fn(0, n);
+#else
   if (pool)
     pool->parallel_for(n, min_chunk, fn);
   else if (n > 0)
     fn(0, n);
+#endif
 }
 
 }  // namespace onyx

@@ -85,6 +85,10 @@ struct model {
   std::map<std::string, int, std::less<>> opsets;  // domain ("" = ai.onnx) -> version
   std::int64_t ir_version = 0;
   std::string producer;
+  /// Already through the optimization passes (a compact model written by
+  /// onyx-ops): a session runs none again, so it needs only the kernels of
+  /// the nodes it finds.
+  bool optimized = false;
 };
 
 }  // namespace onyx::graph

@@ -15,6 +15,28 @@
 
 namespace onyx::graph {
 
+/// Binds `nd` to `op`: parses its attributes into the op's typed form and
+/// checks its arity. The compact reader calls it for nodes it finds by op
+/// version; resolve_ops for nodes it finds by the model's opset.
+inline status bind_op(node& nd, const op_info& op) {
+  nd.op = &op;
+  auto where = [&] { return nd.label(); };
+  auto parsed = op.parse(nd.raw_attrs);
+  if (!parsed.ok()) return std::move(parsed).error().with_context(where());
+  nd.attrs = std::move(parsed).value();
+  auto arity_error = [&](const char* what, int n, ops::arity a) {
+    return status(errc::invalid_model, where() + ": has " + std::to_string(n) + " " + what + ", expected " +
+                                           std::to_string(a.min) +
+                                           (a.max == a.min            ? std::string()
+                                            : a.max == ops::variadic ? " or more"
+                                                                     : " to " + std::to_string(a.max)));
+  };
+  int nin = static_cast<int>(nd.inputs.size()), nout = static_cast<int>(nd.outputs.size());
+  if (nin < op.inputs.min || nin > op.inputs.max) return arity_error("inputs", nin, op.inputs);
+  if (nout < op.outputs.min || nout > op.outputs.max) return arity_error("outputs", nout, op.outputs);
+  return ok();
+}
+
 namespace resolve_detail {
 
 inline status resolve_graph(graph& g, const model& m, const op_table& ops, std::set<std::string>& missing) {
@@ -36,19 +58,7 @@ inline status resolve_graph(graph& g, const model& m, const op_table& ops, std::
         missing.insert(key);
       continue;
     }
-    auto parsed = nd.op->parse(nd.raw_attrs);
-    if (!parsed.ok()) return std::move(parsed).error().with_context(where());
-    nd.attrs = std::move(parsed).value();
-    auto arity_error = [&](const char* what, int n, ops::arity a) {
-      return status(errc::invalid_model, where() + ": has " + std::to_string(n) + " " + what + ", expected " +
-                                             std::to_string(a.min) +
-                                             (a.max == a.min            ? std::string()
-                                              : a.max == ops::variadic ? " or more"
-                                                                       : " to " + std::to_string(a.max)));
-    };
-    int nin = static_cast<int>(nd.inputs.size()), nout = static_cast<int>(nd.outputs.size());
-    if (nin < nd.op->inputs.min || nin > nd.op->inputs.max) return arity_error("inputs", nin, nd.op->inputs);
-    if (nout < nd.op->outputs.min || nout > nd.op->outputs.max) return arity_error("outputs", nout, nd.op->outputs);
+    ONYX_TRY(bind_op(nd, *nd.op));
   }
   return ok();
 }

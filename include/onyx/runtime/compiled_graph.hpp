@@ -226,6 +226,41 @@ inline void release_consumed(graph::graph& g, compiled_graph& cg, const graph::n
   }
 }
 
+/// A graph's types after inference and the optimization passes.
+struct optimized_graph {
+  graph::inferred types;
+  std::vector<int> capture_sources;  // per g.captures entry: the value id in the enclosing graph
+};
+
+/// Infers `g` and (with opt.optimize) runs the optimization passes over it,
+/// in place. `outer` gives the types of values the graph captures from its
+/// enclosing scope (null for the main graph). Subgraph bodies are left to
+/// their owner's caller (compile, or optimize_model).
+inline result<optimized_graph> infer_and_optimize(graph::graph& g, const compile_options& opt,
+                                                  const graph::graph* outer_graph = nullptr,
+                                                  const graph::inferred* outer = nullptr) {
+  optimized_graph out;
+  auto evaluate = make_evaluator(opt.pool);
+  // A body starts from its inference within the enclosing graph, which typed
+  // its inputs; a body that inference did not reach, from its declarations.
+  const graph::inferred* body = nullptr;
+  if (outer)
+    if (auto it = outer->bodies.find(&g); it != outer->bodies.end()) body = it->second.get();
+  out.types = body ? *body : graph::initial_state(g);
+  for (int id : g.captures) {
+    int src = outer_graph ? outer_graph->find(g.values[id].name) : -1;
+    if (src < 0) return status(errc::invalid_model, "captured value '" + g.values[id].name + "' not found");
+    out.capture_sources.push_back(src);
+    out.types.types[id] = outer->types[src];
+    out.types.known[id] = outer->known[src];
+  }
+  ONYX_TRY(graph::infer_graph(g, out.types, evaluate));
+  const auto& after_stage = outer_graph ? graph::passes::after_pass_fn{} : opt.after_stage;
+  if (after_stage) ONYX_TRY(after_stage("infer", g, out.types));
+  if (opt.optimize) ONYX_TRY(graph::passes::optimize(g, out.types, evaluate, opt.ops, after_stage, opt.passes));
+  return out;
+}
+
 /// Infers, optimizes and binds `g`. `outer` gives the types of values the
 /// graph captures from its enclosing scope (null for the main graph).
 inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<graph::graph> g,
@@ -233,24 +268,9 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
                                                              const graph::graph* outer_graph = nullptr,
                                                              const graph::inferred* outer = nullptr) {
   auto cg = std::make_shared<compiled_graph>();
-  auto evaluate = make_evaluator(opt.pool);
-  // A body starts from its inference within the enclosing graph, which typed
-  // its inputs; a body that inference did not reach, from its declarations.
-  const graph::inferred* body = nullptr;
-  if (outer)
-    if (auto it = outer->bodies.find(g.get()); it != outer->bodies.end()) body = it->second.get();
-  cg->types = body ? *body : graph::initial_state(*g);
-  for (int id : g->captures) {
-    int src = outer_graph ? outer_graph->find(g->values[id].name) : -1;
-    if (src < 0) return status(errc::invalid_model, "captured value '" + g->values[id].name + "' not found");
-    cg->capture_sources.push_back(src);
-    cg->types.types[id] = outer->types[src];
-    cg->types.known[id] = outer->known[src];
-  }
-  ONYX_TRY(graph::infer_graph(*g, cg->types, evaluate));
-  const auto& after_stage = outer_graph ? graph::passes::after_pass_fn{} : opt.after_stage;
-  if (after_stage) ONYX_TRY(after_stage("infer", *g, cg->types));
-  if (opt.optimize) ONYX_TRY(graph::passes::optimize(*g, cg->types, evaluate, opt.ops, after_stage, opt.passes));
+  ONYX_ASSIGN(auto optimized, infer_and_optimize(*g, opt, outer_graph, outer));
+  cg->types = std::move(optimized.types);
+  cg->capture_sources = std::move(optimized.capture_sources);
 
   // Bind: each node gets the kernel of the first backend that has one.
   // Subgraph bodies run on the host, where their owner's kernel calls them.

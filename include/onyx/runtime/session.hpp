@@ -179,7 +179,11 @@ class session_core {
  protected:
   session_core(const op_table& ops, const session_options& opt) : ops_(ops), opt_(opt) {
     int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+#if !defined(ONYX_THREADS_SERIAL)
     if (threads > 1) pool_ = std::make_unique<thread_pool>(threads);
+#else
+    (void)threads;  // the serial thread policy: no pool, every run on the caller's thread
+#endif
     profile_ = runtime::op_profile::from_environment();
   }
 
@@ -209,7 +213,7 @@ class session_core {
     ONYX_TRY(dump("load", *model_.main));
     ONYX_TRY(graph::normalize(*model_.main, ops_));
     ONYX_TRY(dump("normalize", *model_.main));
-    runtime::compile_options co{opt_.optimize, pool_.get(), ops_, {}, {opt_.compute_float16_in_float32}};
+    runtime::compile_options co{opt_.optimize && !model_.optimized, pool_.get(), ops_, {}, {opt_.compute_float16_in_float32}};
     if (dump.enabled())
       co.after_stage = [&dump](std::string_view stage, const graph::graph& g, const graph::inferred& st) {
         return dump(stage, g, &st);

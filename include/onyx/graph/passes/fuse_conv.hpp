@@ -180,7 +180,16 @@ inline status fuse_conv(graph& g, inferred& st, const op_table& ops) {
     n.domain = std::string(fused->domain);
     n.op = fused;
     n.attrs = std::move(attrs);
-    n.raw_attrs = conv.raw_attrs;  // the Conv's, as loaded; the activation is typed only
+    // The Conv's attributes as loaded, and the activation as ops::fused::Conv
+    // spells it, so the node parses back the same (a compact model).
+    n.raw_attrs = conv.raw_attrs;
+    if (activation->kind == ops::fused::activation_kind::relu) {
+      n.raw_attrs.push_back(attribute{"activation", std::string("Relu")});
+    } else {
+      n.raw_attrs.push_back(attribute{"activation", std::string("Clip")});
+      n.raw_attrs.push_back(attribute{"activation_min", activation->min});
+      n.raw_attrs.push_back(attribute{"activation_max", activation->max});
+    }
     n.inputs = conv.inputs;
     n.outputs = act.outputs;
     if (replace_if_kernel(conv, std::move(n), st)) removed[next] = 1;

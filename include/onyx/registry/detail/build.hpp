@@ -17,6 +17,26 @@
 
 #include "onyx/registry/op_info.hpp"
 
+namespace onyx {
+
+/// An op list entry that instantiates `Op`'s kernels only for the type
+/// signatures S (each as its kernel's slots order them), where a plain `Op`
+/// instantiates every signature its kernels declare. onyx-ops writes such
+/// lists from a model: `typed<ops::Conv, sig(dtype::float32, dtype::float32)>`.
+template <class Op, ops::signature... S> struct typed {};
+
+/// A type signature from its dtypes, slot by slot.
+template <std::same_as<dtype>... T> constexpr ops::signature sig(T... t) {
+  static_assert(sizeof...(T) <= 4, "a signature has at most four slots");
+  ops::signature s{};
+  s.n = static_cast<int>(sizeof...(T));
+  int i = 0;
+  ((s.t[i++] = t), ...);
+  return s;
+}
+
+}  // namespace onyx
+
 namespace onyx::registry_detail {
 
 namespace hana = boost::hana;
@@ -99,23 +119,65 @@ constexpr plan_fn plan_for() {
     return nullptr;
 }
 
-template <class Op, class B, std::size_t... I> constexpr auto make_entries(std::index_sequence<I...>) {
-  constexpr auto& sigs = signatures_v<kernel<Op, B>>;
-  return std::array<kernel_entry, sizeof...(I)>{kernel_entry{sigs[I].key(), sigs[I], &run_thunk<Op, B, sigs[I]>,
-                                                             prepare_for<Op, B, sigs[I]>(),
-                                                             plan_for<Op, B, sigs[I]>()}...};
+/// The kernel entries of `Sigs` (an array of signatures, a template argument).
+template <class Op, class B, auto Sigs, std::size_t... I> constexpr auto make_entries(std::index_sequence<I...>) {
+  return std::array<kernel_entry, sizeof...(I)>{kernel_entry{Sigs[I].key(), Sigs[I], &run_thunk<Op, B, Sigs[I]>,
+                                                             prepare_for<Op, B, Sigs[I]>(),
+                                                             plan_for<Op, B, Sigs[I]>()}...};
 }
 
-template <class Op, class B> constexpr auto entries_for() {
+/// The signatures of `kernel<Op, B>` that `Keep` lists (every one when Keep
+/// is empty: an untyped entry of an op list).
+template <class Op, class B, auto Keep> constexpr auto kept_count() {
+  std::size_t n = 0;
+  for (const auto& s : signatures_v<kernel<Op, B>>)
+    if (Keep.empty() || std::find(Keep.begin(), Keep.end(), s) != Keep.end()) ++n;
+  return n;
+}
+template <class Op, class B, auto Keep> constexpr auto kept_signatures() {
+  std::array<ops::signature, kept_count<Op, B, Keep>()> out{};
+  std::size_t n = 0;
+  for (const auto& s : signatures_v<kernel<Op, B>>)
+    if (Keep.empty() || std::find(Keep.begin(), Keep.end(), s) != Keep.end()) out[n++] = s;
+  return out;
+}
+
+template <class Op, class B, auto Keep> constexpr auto entries_for() {
   if constexpr (has_kernel<Op, B>) {
     static_assert(kernel<Op, B>::types.size() == slots_v<Op>.size(),
                   "a kernel declares one dtype set per slot of its op's signature");
-    return make_entries<Op, B>(std::make_index_sequence<signatures_v<kernel<Op, B>>.size()>{});
+    constexpr auto sigs = kept_signatures<Op, B, Keep>();
+    return make_entries<Op, B, sigs>(std::make_index_sequence<sigs.size()>{});
   } else {
     return std::array<kernel_entry, 0>{};
   }
 }
-template <class Op, class B> inline constexpr auto entries_v = entries_for<Op, B>();
+
+/// An entry of an op list: an op struct, or typed<Op, signatures...>.
+template <class E> struct entry_traits {
+  using op = E;
+  static constexpr std::array<ops::signature, 0> keep{};
+  template <class... Bs> static constexpr bool all_kept() { return true; }
+};
+template <class Op, ops::signature... S> struct entry_traits<typed<Op, S...>> {
+  using op = Op;
+  static constexpr std::array<ops::signature, sizeof...(S)> keep{S...};
+  /// Every listed signature exists in Op's kernel on each backend that has one.
+  template <class... Bs> static constexpr bool all_kept() { return (kept_on<Bs>() && ...); }
+  template <class B> static constexpr bool kept_on() {
+    if constexpr (!has_kernel<Op, B>) {
+      return true;
+    } else {
+      constexpr auto& have = signatures_v<kernel<Op, B>>;
+      for (const auto& s : keep)
+        if (std::find(have.begin(), have.end(), s) == have.end()) return false;
+      return true;
+    }
+  }
+};
+template <class E> using op_of = typename entry_traits<E>::op;
+
+template <class E, class B> inline constexpr auto entries_v = entries_for<op_of<E>, B, entry_traits<E>::keep>();
 
 template <class B> inline constexpr backend_info backend_info_v{
     B::name, B::device, [] {
@@ -127,8 +189,8 @@ template <class B> inline constexpr backend_info backend_info_v{
       else return copy_fn{nullptr};
     }()};
 
-template <class Op, class... Bs> inline constexpr std::array<backend_kernels, sizeof...(Bs)> kernels_v{
-    backend_kernels{&backend_info_v<Bs>, std::span<const kernel_entry>(entries_v<Op, Bs>)}...};
+template <class E, class... Bs> inline constexpr std::array<backend_kernels, sizeof...(Bs)> kernels_v{
+    backend_kernels{&backend_info_v<Bs>, std::span<const kernel_entry>(entries_v<E, Bs>)}...};
 
 /// An op's attributes by their field table, or by the op's own
 /// `static result<attributes> parse(...)` when a typed member (an enum) has no

@@ -1,0 +1,69 @@
+# onyx_add_inference_executable: a program that runs one model, holding only
+# the kernels that model's optimized graph runs and linking no protobuf.
+#
+#   onyx_add_inference_executable(NAME MODEL path.onnx [EMBED]
+#                                 [BACKENDS cpu] [THREADS serial|pool])
+#
+# At build time onyx-ops optimizes the model and writes NAME_onyx/<model>.onyx
+# (onyx's compact form) and NAME_onyx/ops.hpp (the op list, typed by the
+# signatures the model runs, and its fit check). The program is
+# cmake/inference/inference_main.cpp over that list: onyx-run's command line,
+# reading the .onyx file beside it, or with EMBED the model inside the
+# program, so one file ships. THREADS serial builds no thread pool.
+#
+# Needs ONYX_OPS_COMMAND (the onyx-ops to run on the build machine; a target
+# name or a path) and ONYX_INFERENCE_DIR (this folder); the installed package
+# and the source tree both set them.
+function(onyx_add_inference_executable name)
+  cmake_parse_arguments(arg "EMBED" "MODEL;THREADS" "BACKENDS" ${ARGN})
+  if(NOT arg_MODEL)
+    message(FATAL_ERROR "onyx_add_inference_executable(${name}): MODEL is required")
+  endif()
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "onyx_add_inference_executable(${name}): unexpected arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT arg_BACKENDS)
+    set(arg_BACKENDS cpu)
+  endif()
+  if(NOT arg_BACKENDS STREQUAL "cpu")
+    message(FATAL_ERROR "onyx_add_inference_executable(${name}): BACKENDS ${arg_BACKENDS}: only cpu is built")
+  endif()
+  if(NOT arg_THREADS)
+    set(arg_THREADS pool)
+  endif()
+  if(NOT arg_THREADS MATCHES "^(serial|pool)$")
+    message(FATAL_ERROR "onyx_add_inference_executable(${name}): THREADS must be serial or pool")
+  endif()
+  get_filename_component(model ${arg_MODEL} ABSOLUTE)
+  get_filename_component(stem ${model} NAME_WE)
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/${name}_onyx)
+  set(compact ${dir}/${stem}.onyx)
+  set(ops_depends ${model})
+  if(TARGET ${ONYX_OPS_COMMAND})
+    list(APPEND ops_depends ${ONYX_OPS_COMMAND})
+  endif()
+  add_custom_command(
+    OUTPUT ${dir}/ops.hpp ${compact}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${ONYX_OPS_COMMAND} ${model} --out-dir ${dir} --header ${dir}/ops.hpp --namespace onyx_model
+    DEPENDS ${ops_depends}
+    COMMENT "onyx-ops: ${stem} -> ${name}'s op list and compact model"
+    VERBATIM)
+  set(sources ${ONYX_INFERENCE_DIR}/inference_main.cpp ${dir}/ops.hpp)
+  if(arg_EMBED)
+    set(ONYX_EMBED_FILE ${compact})
+    configure_file(${ONYX_INFERENCE_DIR}/embed_model.cpp.in ${dir}/embed_model.cpp @ONLY)
+    set_source_files_properties(${dir}/embed_model.cpp PROPERTIES OBJECT_DEPENDS ${compact})
+    list(APPEND sources ${dir}/embed_model.cpp)
+  endif()
+  add_executable(${name} ${sources})
+  target_link_libraries(${name} PRIVATE onyx::headers)
+  target_compile_definitions(${name} PRIVATE ONYX_OPS_HEADER="${dir}/ops.hpp" ONYX_MODEL_PATH="${compact}")
+  if(arg_EMBED)
+    target_compile_definitions(${name} PRIVATE ONYX_EMBEDDED_MODEL)
+  endif()
+  if(arg_THREADS STREQUAL "serial")
+    target_compile_definitions(${name} PRIVATE ONYX_THREADS_SERIAL)
+  endif()
+  set_target_properties(${name} PROPERTIES ONYX_COMPACT_MODEL ${compact})
+endfunction()

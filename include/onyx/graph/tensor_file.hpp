@@ -1,0 +1,266 @@
+// onyx/graph/tensor_file.hpp: ONNX TensorProto files (.pb), without protobuf.
+//
+// The test-data format onyx-run reads and writes (`--input NAME=FILE.pb`,
+// `--output-dir`), decoded straight from protobuf's wire format so that a
+// trimmed program links no protobuf. Reads dims, data_type, name, raw_data
+// and the typed fields (float_data, int32_data, string_data, int64_data,
+// double_data, uint64_data); external data is refused. Every length is
+// checked against the bytes that remain: a truncated or corrupt file is an
+// errc::invalid_model naming the problem. Writes dims, data_type, name and
+// raw_data (string_data for strings), in protobuf's field order, so a
+// file equals the one protobuf writes for the same tensor. The protobuf-based reader
+// (graph/tensor_proto.hpp) also takes sequences, maps and optionals.
+// Tested in test/unit/tensor_file_test.cpp.
+#pragma once
+
+#include <bit>
+#include <cstring>
+#include <filesystem>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "onyx/core/status.hpp"
+#include "onyx/core/tensor.hpp"
+
+namespace onyx::graph {
+
+namespace tensor_file_detail {
+
+static_assert(std::endian::native == std::endian::little, "raw_data is little-endian");
+
+class wire {
+ public:
+  explicit wire(std::string_view s) : s_(s) {}
+  bool done() const { return pos_ >= s_.size(); }
+  status varint(std::uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos_ >= s_.size()) return bad("truncated varint");
+      const auto b = static_cast<std::uint8_t>(s_[pos_++]);
+      v |= std::uint64_t(b & 0x7f) << shift;
+      if (!(b & 0x80)) return ok();
+    }
+    return bad("varint longer than 10 bytes");
+  }
+  status bytes(std::string_view& v) {
+    std::uint64_t n = 0;
+    ONYX_TRY(varint(n));
+    if (n > s_.size() - pos_) return bad("a field of " + std::to_string(n) + " bytes runs past the end");
+    v = s_.substr(pos_, n);
+    pos_ += n;
+    return ok();
+  }
+  status fixed(std::size_t n, std::string_view& v) {
+    if (n > s_.size() - pos_) return bad("truncated fixed-width field");
+    v = s_.substr(pos_, n);
+    pos_ += n;
+    return ok();
+  }
+  status skip(int wire_type) {
+    std::uint64_t v = 0;
+    std::string_view b;
+    switch (wire_type) {
+      case 0: return varint(v);
+      case 1: return fixed(8, b);
+      case 2: return bytes(b);
+      case 5: return fixed(4, b);
+      default: return bad("unsupported wire type " + std::to_string(wire_type));
+    }
+  }
+  static status bad(const std::string& why) { return status(errc::invalid_model, "tensor file: " + why); }
+
+ private:
+  std::string_view s_;
+  std::size_t pos_ = 0;
+};
+
+/// Appends the values of a repeated scalar field, packed (wire type 2) or not.
+template <class T> status repeated(wire& w, int wire_type, int fixed_bytes, std::vector<T>& out) {
+  auto one = [&](wire& from) -> status {
+    if (fixed_bytes == 0) {
+      std::uint64_t v = 0;
+      ONYX_TRY(from.varint(v));
+      out.push_back(static_cast<T>(v));
+    } else {
+      std::string_view b;
+      ONYX_TRY(from.fixed(static_cast<std::size_t>(fixed_bytes), b));
+      T v{};
+      std::memcpy(&v, b.data(), sizeof v);
+      out.push_back(v);
+    }
+    return ok();
+  };
+  if (wire_type != 2) return one(w);
+  std::string_view packed;
+  ONYX_TRY(w.bytes(packed));
+  wire inner(packed);
+  while (!inner.done()) ONYX_TRY(one(inner));
+  return ok();
+}
+
+inline status write_bytes(const std::filesystem::path& path, std::string_view bytes) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) return status(errc::io, "cannot create '" + path.string() + "'");
+  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  if (std::fclose(f) != 0 || !written) return status(errc::io, "cannot write '" + path.string() + "'");
+  return ok();
+}
+
+inline void put_varint(std::string& s, std::uint64_t v) {
+  while (v >= 0x80) {
+    s.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  s.push_back(static_cast<char>(v));
+}
+inline void put_bytes(std::string& s, int field, std::string_view b) {
+  put_varint(s, static_cast<std::uint64_t>(field) << 3 | 2);
+  put_varint(s, b.size());
+  s.append(b);
+}
+
+}  // namespace tensor_file_detail
+
+/// The tensor in a TensorProto's bytes; `name`, when given, receives its name.
+inline result<tensor> parse_tensor_proto(std::string_view bytes, std::string* name = nullptr) {
+  using namespace tensor_file_detail;
+  wire w(bytes);
+  extents dims;
+  std::uint64_t type_code = 0;
+  std::string_view raw;
+  bool has_raw = false;
+  std::vector<float> f32;
+  std::vector<std::int64_t> i32, i64;  // int32_data holds every narrow type's values
+  std::vector<double> f64;
+  std::vector<std::uint64_t> u64;
+  std::vector<std::string> strings;
+  while (!w.done()) {
+    std::uint64_t key = 0;
+    ONYX_TRY(w.varint(key));
+    const int field = static_cast<int>(key >> 3), wt = static_cast<int>(key & 7);
+    switch (field) {
+      case 1: ONYX_TRY(repeated(w, wt, 0, dims)); break;
+      case 2: ONYX_TRY(w.varint(type_code)); break;
+      case 4: ONYX_TRY(repeated(w, wt, 4, f32)); break;
+      case 5: ONYX_TRY(repeated(w, wt, 0, i32)); break;
+      case 6: {
+        std::string_view s;
+        ONYX_TRY(w.bytes(s));
+        strings.emplace_back(s);
+        break;
+      }
+      case 7: ONYX_TRY(repeated(w, wt, 0, i64)); break;
+      case 8: {
+        std::string_view s;
+        ONYX_TRY(w.bytes(s));
+        if (name) *name = std::string(s);
+        break;
+      }
+      case 9: ONYX_TRY(w.bytes(raw)); has_raw = true; break;
+      case 10: ONYX_TRY(repeated(w, wt, 8, f64)); break;
+      case 11: ONYX_TRY(repeated(w, wt, 0, u64)); break;
+      case 13: return wire::bad("external data is not supported in an input file");
+      default: ONYX_TRY(w.skip(wt)); break;
+    }
+  }
+  if (!is_valid(static_cast<int>(std::min<std::uint64_t>(type_code, 255))))
+    return wire::bad("unknown data_type " + std::to_string(type_code));
+  const auto t = static_cast<dtype>(type_code);
+  std::int64_t n = 1;
+  for (auto d : dims)
+    if (d < 0 || __builtin_mul_overflow(n, d, &n) || n > (std::int64_t{1} << 40))
+      return wire::bad("dims " + to_string(dims) + " are negative or too large");
+  const std::string what = std::string(onyx::name(t)) + " " + to_string(dims);
+  auto count_error = [&](const char* field, std::size_t have) {
+    return wire::bad(std::string(field) + " holds " + std::to_string(have) + " values, expected " + std::to_string(n) +
+                     " for " + what);
+  };
+  if (t == dtype::string) {
+    if (strings.size() != static_cast<std::size_t>(n)) return count_error("string_data", strings.size());
+    auto out = tensor::zeros(t, dims);
+    std::move(strings.begin(), strings.end(), out.data<std::string>());
+    return out;
+  }
+  const std::size_t bytes_needed = storage_bytes(t, n);
+  if (has_raw && raw.size() != bytes_needed)
+    return wire::bad("raw_data has " + std::to_string(raw.size()) + " bytes, expected " +
+                     std::to_string(bytes_needed) + " for " + what);
+  auto out = tensor::uninitialized(t, dims);
+  auto* p = static_cast<char*>(out.raw());
+  if (has_raw) {
+    std::memcpy(p, raw.data(), raw.size());
+    return out;
+  }
+  auto copy = [&](const auto& src, const char* field) -> result<tensor> {
+    if (src.size() != static_cast<std::size_t>(n)) return count_error(field, src.size());
+    const std::size_t width = bytes_needed / std::max<std::size_t>(1, static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < src.size(); ++i) {
+      auto v = src[i];
+      std::memcpy(p + i * width, &v, width);  // little-endian: the low bytes
+    }
+    return out;
+  };
+  switch (t) {
+    case dtype::float32: return copy(f32, "float_data");
+    case dtype::float64: return copy(f64, "double_data");
+    case dtype::int64: return copy(i64, "int64_data");
+    case dtype::uint32:
+    case dtype::uint64: return copy(u64, "uint64_data");
+    case dtype::int32:
+    case dtype::int16:
+    case dtype::int8:
+    case dtype::uint16:
+    case dtype::uint8:
+    case dtype::boolean:
+    case dtype::float16:
+    case dtype::bfloat16:
+    case dtype::float8e4m3fn:
+    case dtype::float8e4m3fnuz:
+    case dtype::float8e5m2:
+    case dtype::float8e5m2fnuz:
+    case dtype::float8e8m0: return copy(i32, "int32_data");
+    default:
+      if (n == 0) return out;
+      return wire::bad("a " + what + " tensor must use raw_data here");
+  }
+}
+
+/// Reads the tensor in TensorProto file `path`.
+inline result<tensor> read_tensor_proto_file(const std::filesystem::path& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return status(errc::io, "cannot open '" + path.string() + "'");
+  std::string bytes;
+  char buf[65536];
+  for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes.append(buf, got);
+  const bool failed = std::ferror(f);
+  std::fclose(f);
+  if (failed) return status(errc::io, "cannot read '" + path.string() + "'");
+  auto t = parse_tensor_proto(bytes);
+  if (!t.ok()) return std::move(t).error().with_context(path.string());
+  return t;
+}
+
+/// `t` as TensorProto bytes named `name`.
+inline std::string serialize_tensor_proto(const tensor& t, std::string_view name) {
+  using namespace tensor_file_detail;
+  std::string s;
+  for (auto d : t.shape()) {  // unpacked, as protobuf writes proto2's repeated dims
+    put_varint(s, 1 << 3);
+    put_varint(s, static_cast<std::uint64_t>(d));
+  }
+  put_varint(s, 2 << 3);
+  put_varint(s, static_cast<std::uint64_t>(t.type()));
+  if (t.type() == dtype::string)
+    for (const auto& v : t.values<std::string>()) put_bytes(s, 6, v);
+  put_bytes(s, 8, name);
+  if (t.type() != dtype::string) put_bytes(s, 9, std::string_view(static_cast<const char*>(t.raw()), t.bytes()));
+  return s;
+}
+
+/// Writes `t` to `path` as a TensorProto named `name`.
+inline status write_tensor_proto_file(const tensor& t, const std::filesystem::path& path, std::string_view name) {
+  return tensor_file_detail::write_bytes(path, serialize_tensor_proto(t, name));
+}
+
+}  // namespace onyx::graph
