@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when a header includes one from a layer above its own:
-#   core <- ops <- registry <- graph <- runtime, and kernels/ above registry
+#   core <- ops <- registry <- graph <- runtime <- cli, and kernels/ above registry
 # and graph (a kernel never includes the runtime). `check-layering.sh [ROOT]`.
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -11,6 +11,7 @@ declare -A allowed=(
   [include/onyx/registry]="core ops registry"
   [include/onyx/graph]="core ops registry graph"
   [include/onyx/runtime]="core ops registry graph runtime"
+  [include/onyx/cli]="core ops registry graph runtime cli"
   [kernels]="core ops registry graph kernels"
 )
 status=0
@@ -25,5 +26,5 @@ for dir in "${!allowed[@]}"; do
     fi
   done < <(grep -rHE '^#include "(onyx/[a-z_]+/|kernels/)' "$dir" --include='*.hpp' --include='*.ipp' --include='*.cpp' || true)
 done
-[[ $status -eq 0 ]] && echo "layering holds: core <- ops <- registry <- graph <- runtime; kernels above graph"
+[[ $status -eq 0 ]] && echo "layering holds: core <- ops <- registry <- graph <- runtime <- cli; kernels above graph"
 exit $status

@@ -8,7 +8,7 @@
 // (runtime::optimize_model, the pipeline a session's creation runs, subgraph
 // bodies included) and written as DIR/<model name>.onyx (graph/compact.hpp).
 // Then a C++ header is printed (or written to FILE): the includes, the
-// onyx::op_list of typed<Op, signatures...> entries those optimized graphs
+// onyx::op_list of with_signatures<Op, signatures...> entries those optimized graphs
 // run (only those type signatures are instantiated), `registry` over the
 // CPU backend, the `manifest` of every (op, version, type signature), and
 // `fit_check<R>`, whose static_asserts name each kernel registry R lacks.
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
   h += "\nnamespace " + ns + " {\n\n// clang-format off\nusing ops = onyx::op_list<\n";
   std::size_t k = 0;
   for (const auto& [name, e] : by_struct) {
-    h += "    onyx::typed<onyx::ops::" + name;
+    h += "    onyx::with_signatures<onyx::ops::" + name;
     for (const auto& s : e.sigs) h += ",\n                " + sig_expr(s);
     h += std::string(">") + (++k < by_struct.size() ? "," : "") + "\n";
   }

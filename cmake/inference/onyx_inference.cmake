@@ -11,10 +11,22 @@
 # reading the .onyx file beside it, or with EMBED the model inside the
 # program, so one file ships. THREADS serial builds no thread pool.
 #
-# Needs ONYX_OPS_COMMAND (the onyx-ops to run on the build machine; a target
-# name or a path) and ONYX_INFERENCE_DIR (this folder); the installed package
-# and the source tree both set them.
+# onyx-ops runs on the build machine: ONYX_OPS_COMMAND when set (a target or
+# a path: a cross build names the host's), else the onyx-ops target of the
+# source tree, else the installed package's onyx::onyx-ops.
+set_property(GLOBAL PROPERTY ONYX_INFERENCE_DIR ${CMAKE_CURRENT_LIST_DIR})
+
 function(onyx_add_inference_executable name)
+  get_property(inference_dir GLOBAL PROPERTY ONYX_INFERENCE_DIR)
+  if(NOT ONYX_OPS_COMMAND)
+    if(TARGET onyx-ops)
+      set(ONYX_OPS_COMMAND onyx-ops)
+    elseif(TARGET onyx::onyx-ops)
+      set(ONYX_OPS_COMMAND onyx::onyx-ops)
+    else()
+      message(FATAL_ERROR "onyx_add_inference_executable(${name}): no onyx-ops; set ONYX_OPS_COMMAND")
+    endif()
+  endif()
   cmake_parse_arguments(arg "EMBED" "MODEL;THREADS" "BACKENDS" ${ARGN})
   if(NOT arg_MODEL)
     message(FATAL_ERROR "onyx_add_inference_executable(${name}): MODEL is required")
@@ -49,10 +61,10 @@ function(onyx_add_inference_executable name)
     DEPENDS ${ops_depends}
     COMMENT "onyx-ops: ${stem} -> ${name}'s op list and compact model"
     VERBATIM)
-  set(sources ${ONYX_INFERENCE_DIR}/inference_main.cpp ${dir}/ops.hpp)
+  set(sources ${inference_dir}/inference_main.cpp ${dir}/ops.hpp)
   if(arg_EMBED)
     set(ONYX_EMBED_FILE ${compact})
-    configure_file(${ONYX_INFERENCE_DIR}/embed_model.cpp.in ${dir}/embed_model.cpp @ONLY)
+    configure_file(${inference_dir}/embed_model.cpp.in ${dir}/embed_model.cpp @ONLY)
     set_source_files_properties(${dir}/embed_model.cpp PROPERTIES OBJECT_DEPENDS ${compact})
     list(APPEND sources ${dir}/embed_model.cpp)
   endif()

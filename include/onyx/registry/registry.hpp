@@ -23,7 +23,7 @@ template <class... Entries, class... Backends> struct registry<op_list<Entries..
   static_assert(sizeof...(Backends) > 0, "a registry needs at least one backend");
   static constexpr registry_detail::op_checks<registry_detail::op_of<Entries>...> checks{};
   static_assert((registry_detail::entry_traits<Entries>::template all_kept<Backends...>() && ...),
-                "a typed<Op, ...> entry names a type signature that Op's kernel does not have");
+                "a with_signatures<Op, ...> entry names a type signature that Op's kernel does not have");
 
   static constexpr std::array<op_info, sizeof...(Entries)> ops{registry_detail::make_op_info<registry_detail::op_of<Entries>>(
       registry_detail::semantics_v<registry_detail::op_of<Entries>>,

@@ -22,8 +22,8 @@ namespace onyx {
 /// An op list entry that instantiates `Op`'s kernels only for the type
 /// signatures S (each as its kernel's slots order them), where a plain `Op`
 /// instantiates every signature its kernels declare. onyx-ops writes such
-/// lists from a model: `typed<ops::Conv, sig(dtype::float32, dtype::float32)>`.
-template <class Op, ops::signature... S> struct typed {};
+/// lists from a model: `with_signatures<ops::Conv, sig(dtype::float32, dtype::float32)>`.
+template <class Op, ops::signature... S> struct with_signatures {};
 
 /// A type signature from its dtypes, slot by slot.
 template <std::same_as<dtype>... T> constexpr ops::signature sig(T... t) {
@@ -153,13 +153,13 @@ template <class Op, class B, auto Keep> constexpr auto entries_for() {
   }
 }
 
-/// An entry of an op list: an op struct, or typed<Op, signatures...>.
+/// An entry of an op list: an op struct, or with_signatures<Op, signatures...>.
 template <class E> struct entry_traits {
   using op = E;
   static constexpr std::array<ops::signature, 0> keep{};
   template <class... Bs> static constexpr bool all_kept() { return true; }
 };
-template <class Op, ops::signature... S> struct entry_traits<typed<Op, S...>> {
+template <class Op, ops::signature... S> struct entry_traits<with_signatures<Op, S...>> {
   using op = Op;
   static constexpr std::array<ops::signature, sizeof...(S)> keep{S...};
   /// Every listed signature exists in Op's kernel on each backend that has one.

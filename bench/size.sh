@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Stripped sizes and clean compile times of trimmed inference executables
+# (onyx_add_inference_executable, compact model beside the program, so model
+# bytes are excluded) and of the zero-op core, at -O2 and at -Os with LTO and
+# --gc-sections; with --arm64 also cross-built for aarch64.
+#   bench/size.sh [--arm64] [MODEL.onnx]...
+# Default models: light_squeezenet, light_resnet50 and PP-OCRv4 det from
+# ../shared/onnx-tests. Needs a configured ./build (for onyx-ops).
+# Prints a Markdown table: model, flags, arch, text+data bytes (stripped), compile s.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+data=$root/../shared/onnx-tests
+archs=(x86-64)
+models=()
+for a in "$@"; do
+  if [[ $a == --arm64 ]]; then archs+=(arm64); else models+=("$a"); fi
+done
+((${#models[@]})) || models=("$data/light/light_squeezenet.onnx" "$data/light/light_resnet50.onnx" "$data/real/ppocrv4_det/model.onnx")
+cmake --build "$root/build" --target onyx-ops >/dev/null
+ops=$root/build/tools/onyx-ops
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+echo "| program | flags | arch | text+data (bytes, stripped) | clean compile (s) |"
+echo "|---|---|---|---|---|"
+for arch in "${archs[@]}"; do
+  toolchain=() strip=strip size=size
+  if [[ $arch == arm64 ]]; then
+    toolchain=(-DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/aarch64-linux-gnu.cmake")
+    strip=aarch64-linux-gnu-strip size=aarch64-linux-gnu-size
+  fi
+  for flags in "-O2" "-Os -flto"; do
+    tag=$(echo "$flags" | tr -d ' -')
+    b=$work/$arch-$tag
+    cmake -S "$root/bench/size" -B "$b" -G Ninja "${toolchain[@]}" -DCMAKE_BUILD_TYPE=None \
+      -DCMAKE_CXX_FLAGS="$flags -ffunction-sections -fdata-sections" \
+      -DCMAKE_EXE_LINKER_FLAGS="-Wl,--gc-sections $([[ $flags == *flto* ]] && echo -flto)" \
+      -DONYX_OPS_COMMAND="$ops" -DONYX_SIZE_MODELS="$(IFS=';'; echo "${models[*]}")" >/dev/null
+    # Dependencies first (onyx_isa), so each program's time is its own.
+    cmake --build "$b" --target onyx_isa >/dev/null
+    for target in $(cmake --build "$b" --target help | sed -n 's/^\(size_[a-z0-9_]*\): .*/\1/p'); do
+      start=$(date +%s.%N)
+      cmake --build "$b" --target "$target" >/dev/null
+      end=$(date +%s.%N)
+      "$strip" -o "$b/$target.stripped" "$b/$target"
+      bytes=$("$size" "$b/$target.stripped" | awk 'NR == 2 { print $1 + $2 }')
+      secs=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }')
+      echo "| ${target#size_} | $flags | $arch | $bytes | $secs |"
+    done
+  done
+done
