@@ -26,7 +26,7 @@ using strings = std::vector<std::string>;
 
 }  // namespace
 
-TEST_CASE("line") { CHECK(read_sample("line") == strings{"Reading text with onyx and PP-OCR"}); }
+TEST_CASE("line") { CHECK(read_sample("line") == strings{"Reading text from an image with onyx"}); }
 
 TEST_CASE("paragraph") {
   CHECK(read_sample("paragraph") == strings{"The quick brown fox jumps over the lazy dog",
@@ -35,6 +35,13 @@ TEST_CASE("paragraph") {
 }
 
 TEST_CASE("rotated_90") { CHECK(read_sample("rotated_90") == strings{"Turned a quarter to the right"}); }
+
+TEST_CASE("rotated_270") {
+  auto lines = shared_reader().read(onyx::ocr::load_image(ONYX_OCR_SAMPLES "/rotated_270.png"));
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].text == "Turned a quarter to the left");
+  CHECK(lines[0].turned_over);
+}
 
 TEST_CASE("rotated_15") { CHECK(read_sample("rotated_15") == strings{"Tilted by fifteen degrees"}); }
 
