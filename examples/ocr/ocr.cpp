@@ -68,7 +68,8 @@ std::vector<std::size_t> by_aspect_ratio(const std::vector<image>& crops) {
   std::vector<std::size_t> order(crops.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return static_cast<double>(crops[a].width) / crops[a].height < static_cast<double>(crops[b].width) / crops[b].height;
+    return static_cast<double>(crops[a].width) / crops[a].height <
+           static_cast<double>(crops[b].width) / crops[b].height;
   });
   return order;
 }
@@ -106,7 +107,7 @@ struct reader::impl {
   std::vector<text_boxes::detection> detect(const image& img, stage_times& t, const tensor_observer& observe) const;
   void classify(std::vector<image>& crops, std::vector<bool>& turned, const tensor_observer& observe) const;
   std::vector<std::pair<std::string, float>> recognize(const std::vector<image>& crops,
-                                                        const tensor_observer& observe) const;
+                                                       const tensor_observer& observe) const;
 };
 
 reader::reader(const model_files& files, const options& opt) : impl_(std::make_unique<impl>()) {
@@ -145,7 +146,8 @@ std::vector<text_boxes::detection> reader::impl::detect(const image& img, stage_
   // then each side rounded to a multiple of 32 (Python's round: half to even).
   auto t0 = clock_type::now();
   const int long_side = std::max(img.width, img.height);
-  const double ratio = long_side > opt.det_limit_side_len ? static_cast<double>(opt.det_limit_side_len) / long_side : 1.0;
+  const double ratio =
+      long_side > opt.det_limit_side_len ? static_cast<double>(opt.det_limit_side_len) / long_side : 1.0;
   auto to_32 = [](int v) { return std::max(static_cast<int>(std::nearbyint(v / 32.0)) * 32, 32); };
   const int h = to_32(static_cast<int>(img.height * ratio)), w = to_32(static_cast<int>(img.width * ratio));
   tensor input = tensor::from(std::vector<float>(3 * static_cast<std::size_t>(h) * w), {1, 3, h, w});
@@ -158,8 +160,8 @@ std::vector<text_boxes::detection> reader::impl::detect(const image& img, stage_
 
   t0 = clock_type::now();
   if (map.shape().size() != 4 || map.shape()[2] != h || map.shape()[3] != w)
-    throw error("the det model's output is " + sym_shape(map.shape()).str() + ", not a 1x1x" + std::to_string(h) +
-                "x" + std::to_string(w) + " probability map");
+    throw error("the det model's output is " + sym_shape(map.shape()).str() + ", not a 1x1x" + std::to_string(h) + "x" +
+                std::to_string(w) + " probability map");
   auto boxes = text_boxes::from_probability_map(map.data<float>(), w, h, img.width, img.height, opt);
   t.det_boxes = ms_since(t0);
   return boxes;
@@ -173,7 +175,8 @@ void reader::impl::classify(std::vector<image>& crops, std::vector<bool>& turned
     const std::size_t n = std::min<std::size_t>(opt.batch, order.size() - begin);
     const std::size_t each = 3 * static_cast<std::size_t>(height) * width;
     tensor input = tensor::from(std::vector<float>(n * each), {static_cast<std::int64_t>(n), 3, height, width});
-    for (std::size_t k = 0; k < n; ++k) put_line_crop(crops[order[begin + k]], height, width, input.data<float>() + k * each);
+    for (std::size_t k = 0; k < n; ++k)
+      put_line_crop(crops[order[begin + k]], height, width, input.data<float>() + k * each);
     tensor probs = run_model(*cls, "cls", std::move(input), observe);
     const float* p = probs.data<float>();
     for (std::size_t k = 0; k < n; ++k) {
@@ -203,7 +206,8 @@ std::vector<std::pair<std::string, float>> reader::impl::recognize(const std::ve
     const int width = static_cast<int>(height * max_ratio);
     const std::size_t each = 3 * static_cast<std::size_t>(height) * width;
     tensor input = tensor::from(std::vector<float>(n * each), {static_cast<std::int64_t>(n), 3, height, width});
-    for (std::size_t k = 0; k < n; ++k) put_line_crop(crops[order[begin + k]], height, width, input.data<float>() + k * each);
+    for (std::size_t k = 0; k < n; ++k)
+      put_line_crop(crops[order[begin + k]], height, width, input.data<float>() + k * each);
     tensor probs = run_model(*rec, "rec", std::move(input), observe);
     const auto& shape = probs.shape();
     if (shape.size() != 3 || shape[2] != static_cast<std::int64_t>(characters.size()))
@@ -266,7 +270,8 @@ std::vector<text_line> reader::read(const image& img, stage_times* times, const 
 }
 
 void annotate(image& img, const std::vector<text_line>& lines) {
-  static constexpr image_ops::rgb palette[] = {{220, 30, 30}, {30, 90, 220}, {20, 150, 60}, {200, 110, 0}, {140, 40, 180}};
+  static constexpr image_ops::rgb palette[] = {
+      {220, 30, 30}, {30, 90, 220}, {20, 150, 60}, {200, 110, 0}, {140, 40, 180}};
   const int thickness = std::max(2, std::min(img.width, img.height) / 250);
   const int scale = std::clamp(std::min(img.width, img.height) / 80, 3, 8);
   for (std::size_t i = 0; i < lines.size(); ++i) {

@@ -69,10 +69,10 @@ using quad = std::array<point, 4>;
 
 /// One line of text read from the image.
 struct text_line {
-  std::string text;        // UTF-8
-  float confidence = 0;    // mean probability of the decoded characters
-  quad box;                // where it was found
-  float box_score = 0;     // the detector's mean probability inside the box
+  std::string text;          // UTF-8
+  float confidence = 0;      // mean probability of the decoded characters
+  quad box;                  // where it was found
+  float box_score = 0;       // the detector's mean probability inside the box
   bool turned_over = false;  // classified as upside down and flipped
 };
 
@@ -87,15 +87,15 @@ struct model_files {
 
 /// PaddleOCR's defaults (tools/infer/utility.py).
 struct options {
-  int threads = 0;               // per session, the caller included; 0 = the hardware's count
-  int det_limit_side_len = 960;  // longest side fed to the detector
-  float det_thresh = 0.3f;       // probability-map binarization
-  float det_box_thresh = 0.6f;   // mean probability a box needs
+  int threads = 0;                // per session, the caller included; 0 = the hardware's count
+  int det_limit_side_len = 960;   // longest side fed to the detector
+  float det_thresh = 0.3f;        // probability-map binarization
+  float det_box_thresh = 0.6f;    // mean probability a box needs
   float det_unclip_ratio = 1.5f;  // DB's unclip ratio
-  bool classify = true;          // run the direction classifier
-  float cls_thresh = 0.9f;       // score above which "180" turns a crop over
-  int batch = 6;                 // crops per cls / rec run
-  float drop_score = 0.5f;       // lines less confident than this are dropped
+  bool classify = true;           // run the direction classifier
+  float cls_thresh = 0.9f;        // score above which "180" turns a crop over
+  int batch = 6;                  // crops per cls / rec run
+  float drop_score = 0.5f;        // lines less confident than this are dropped
 };
 
 /// Milliseconds spent in each stage of one read().

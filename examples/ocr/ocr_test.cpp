@@ -22,6 +22,14 @@ std::vector<std::string> read_sample(const std::string& name) {
   return texts;
 }
 
+/// A sample of one line, which the direction classifier must turn over.
+void check_turned_over(const std::string& name, const std::string& text) {
+  auto lines = shared_reader().read(onyx::ocr::load_image(ONYX_OCR_SAMPLES "/" + name + ".png"));
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].text == text);
+  CHECK(lines[0].turned_over);
+}
+
 using strings = std::vector<std::string>;
 
 }  // namespace
@@ -36,21 +44,11 @@ TEST_CASE("paragraph") {
 
 TEST_CASE("rotated_90") { CHECK(read_sample("rotated_90") == strings{"Turned a quarter to the right"}); }
 
-TEST_CASE("rotated_270") {
-  auto lines = shared_reader().read(onyx::ocr::load_image(ONYX_OCR_SAMPLES "/rotated_270.png"));
-  REQUIRE(lines.size() == 1);
-  CHECK(lines[0].text == "Turned a quarter to the left");
-  CHECK(lines[0].turned_over);
-}
+TEST_CASE("rotated_270") { check_turned_over("rotated_270", "Turned a quarter to the left"); }
 
 TEST_CASE("rotated_15") { CHECK(read_sample("rotated_15") == strings{"Tilted by fifteen degrees"}); }
 
-TEST_CASE("upside_down") {
-  auto lines = shared_reader().read(onyx::ocr::load_image(ONYX_OCR_SAMPLES "/upside_down.png"));
-  REQUIRE(lines.size() == 1);
-  CHECK(lines[0].text == "This line is upside down");
-  CHECK(lines[0].turned_over);
-}
+TEST_CASE("upside_down") { check_turned_over("upside_down", "This line is upside down"); }
 
 TEST_CASE("chinese") { CHECK(read_sample("chinese") == strings{"欢迎使用文字识别"}); }
 

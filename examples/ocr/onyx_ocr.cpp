@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     if (!dump_dir.empty()) {
       std::filesystem::create_directories(dump_dir);
       dump = [&, seen = std::vector<std::string>{}](std::string_view model, const onyx::tensor& in,
-                                                     const onyx::tensor& out) mutable {
+                                                    const onyx::tensor& out) mutable {
         if (std::find(seen.begin(), seen.end(), model) != seen.end()) return;  // the first batch only
         seen.emplace_back(model);
         for (auto [t, kind] : {std::pair{&in, "input"}, std::pair{&out, "output"}}) {
@@ -108,11 +108,12 @@ int main(int argc, char** argv) {
       for (int k = 0; k < 4; ++k) std::printf("%s(%g,%g)", k ? " " : "", l.box[k].x, l.box[k].y);
       std::printf("]%s  %s\n", l.turned_over ? " turned over" : "", l.text.c_str());
     }
-    std::printf("timings (ms%s, %d thread%s): detect %.1f (preprocess %.1f, model %.1f, boxes %.1f), crop %.1f, "
-                "classify %.1f, recognize %.1f; total %.1f; models loaded in %.1f\n",
-                runs > 1 ? (", median of " + std::to_string(runs) + " runs").c_str() : ", first run", reader.threads(),
-                reader.threads() == 1 ? "" : "s", t.det_preprocess + t.det_model + t.det_boxes, t.det_preprocess,
-                t.det_model, t.det_boxes, t.crop, t.cls, t.rec, t.total, reader.load_ms());
+    std::printf(
+        "timings (ms%s, %d thread%s): detect %.1f (preprocess %.1f, model %.1f, boxes %.1f), crop %.1f, "
+        "classify %.1f, recognize %.1f; total %.1f; models loaded in %.1f\n",
+        runs > 1 ? (", median of " + std::to_string(runs) + " runs").c_str() : ", first run", reader.threads(),
+        reader.threads() == 1 ? "" : "s", t.det_preprocess + t.det_model + t.det_boxes, t.det_preprocess, t.det_model,
+        t.det_boxes, t.crop, t.cls, t.rec, t.total, reader.load_ms());
 
     auto annotated = image;
     onyx::ocr::annotate(annotated, lines);

@@ -8,7 +8,7 @@
 namespace onyx::ocr::text_boxes {
 namespace {
 
-constexpr float min_size = 3;             // DBPostProcess.min_size
+constexpr float min_size = 3;  // DBPostProcess.min_size
 constexpr std::size_t max_candidates = 1000;
 
 /// A rotated rectangle: centre, unit axes u and v, and side lengths along them.
@@ -117,7 +117,8 @@ float box_score(const float* map, int width, int height, const quad& box) {
   int ymax = std::clamp(static_cast<int>(std::ceil(y1)), 0, height - 1);
   quad q;
   for (int k = 0; k < 4; ++k)
-    q[k] = {static_cast<float>(static_cast<int>(box[k].x - xmin)), static_cast<float>(static_cast<int>(box[k].y - ymin))};
+    q[k] = {static_cast<float>(static_cast<int>(box[k].x - xmin)),
+            static_cast<float>(static_cast<int>(box[k].y - ymin))};
   double sum = 0;
   std::size_t n = 0;
   for (int y = ymin; y <= ymax; ++y)
@@ -126,7 +127,7 @@ float box_score(const float* map, int width, int height, const quad& box) {
       bool neg = false, pos = false;
       for (int k = 0; k < 4; ++k) {
         double c = cross(q[k], q[(k + 1) % 4], p);
-        neg |= c < 0, pos |= c > 0;
+        neg |= c<0, pos |= c> 0;
       }
       if (neg && pos) continue;
       sum += map[static_cast<std::size_t>(y) * width + x];
@@ -173,8 +174,8 @@ std::vector<std::vector<point>> region_outlines(const float* map, int width, int
 
 }  // namespace
 
-std::vector<detection> from_probability_map(const float* map, int width, int height, int image_width,
-                                            int image_height, const options& opt) {
+std::vector<detection> from_probability_map(const float* map, int width, int height, int image_width, int image_height,
+                                            const options& opt) {
   std::vector<detection> found;
   auto regions = region_outlines(map, width, height, opt.det_thresh);
   if (regions.size() > max_candidates) regions.resize(max_candidates);

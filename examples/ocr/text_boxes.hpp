@@ -24,7 +24,7 @@ struct detection {
 
 /// Boxes in `map` (`width` x `height` probabilities, row-major), scaled to a
 /// `image_width` x `image_height` source image, in reading order.
-std::vector<detection> from_probability_map(const float* map, int width, int height, int image_width,
-                                            int image_height, const options& opt);
+std::vector<detection> from_probability_map(const float* map, int width, int height, int image_width, int image_height,
+                                            const options& opt);
 
 }  // namespace onyx::ocr::text_boxes
