@@ -115,6 +115,7 @@ int main(int argc, char** argv) {
         reader.threads() == 1 ? "" : "s", t.det_preprocess + t.det_model + t.det_boxes, t.det_preprocess, t.det_model,
         t.det_boxes, t.crop, t.cls, t.rec, t.total, reader.load_ms());
 
+    if (runs == 1) std::printf("(a first run also plans each input shape; --runs R times R runs after it)\n");
     auto annotated = image;
     onyx::ocr::annotate(annotated, lines);
     onyx::ocr::write_png(annotated, out_path);
