@@ -184,10 +184,15 @@ std::vector<detection> from_probability_map(const float* map, int width, int hei
     if (std::min(rect.w, rect.h) < min_size) continue;
     float score = box_score(map, width, height, order_by_sides(rect.corners()));
     if (score < opt.det_box_thresh) continue;
-    // Unclip: grow by area * ratio / perimeter on every side.
-    float grow = rect.w * rect.h * opt.det_unclip_ratio / (2 * (rect.w + rect.h));
-    if (std::min(rect.w, rect.h) + 2 * grow < min_size + 2) continue;
-    quad box = order_by_sides(rect.corners(grow));
+    // Unclip: grow by area * ratio / perimeter on every side. PaddleOCR
+    // offsets the corners as pyclipper takes them, truncated to integers, so
+    // the grown rectangle is that of the truncated corners.
+    const float grow = rect.w * rect.h * opt.det_unclip_ratio / (2 * (rect.w + rect.h));
+    std::vector<point> truncated;
+    for (point p : rect.corners()) truncated.push_back({std::trunc(p.x), std::trunc(p.y)});
+    const rotated_rect base = min_area_rect(convex_hull(truncated));
+    if (std::min(base.w, base.h) + 2 * grow < min_size + 2) continue;
+    quad box = order_by_sides(base.corners(grow));
     for (point& p : box) {
       p.x = std::clamp(std::nearbyint(p.x / width * image_width), 0.0f, static_cast<float>(image_width));
       p.y = std::clamp(std::nearbyint(p.y / height * image_height), 0.0f, static_cast<float>(image_height));
