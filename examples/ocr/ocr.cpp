@@ -150,7 +150,7 @@ std::vector<text_boxes::detection> reader::impl::detect(const image& img, stage_
       long_side > opt.det_limit_side_len ? static_cast<double>(opt.det_limit_side_len) / long_side : 1.0;
   auto to_32 = [](int v) { return std::max(static_cast<int>(std::nearbyint(v / 32.0)) * 32, 32); };
   const int h = to_32(static_cast<int>(img.height * ratio)), w = to_32(static_cast<int>(img.width * ratio));
-  tensor input = tensor::from(std::vector<float>(3 * static_cast<std::size_t>(h) * w), {1, 3, h, w});
+  tensor input = tensor::uninitialized(dtype::float32, {1, 3, h, w});  // every element written below
   to_bgr_planes(image_ops::resize_bilinear(img, w, h), det_mean, det_std, w, input.data<float>());
   t.det_preprocess = ms_since(t0);
 
@@ -174,7 +174,7 @@ void reader::impl::classify(std::vector<image>& crops, std::vector<bool>& turned
   for (std::size_t begin = 0; begin < order.size(); begin += opt.batch) {
     const std::size_t n = std::min<std::size_t>(opt.batch, order.size() - begin);
     const std::size_t each = 3 * static_cast<std::size_t>(height) * width;
-    tensor input = tensor::from(std::vector<float>(n * each), {static_cast<std::int64_t>(n), 3, height, width});
+    tensor input = tensor::zeros(dtype::float32, {static_cast<std::int64_t>(n), 3, height, width});  // zero padding
     for (std::size_t k = 0; k < n; ++k)
       put_line_crop(crops[order[begin + k]], height, width, input.data<float>() + k * each);
     tensor probs = run_model(*cls, "cls", std::move(input), observe);
@@ -205,7 +205,7 @@ std::vector<std::pair<std::string, float>> reader::impl::recognize(const std::ve
     }
     const int width = static_cast<int>(height * max_ratio);
     const std::size_t each = 3 * static_cast<std::size_t>(height) * width;
-    tensor input = tensor::from(std::vector<float>(n * each), {static_cast<std::int64_t>(n), 3, height, width});
+    tensor input = tensor::zeros(dtype::float32, {static_cast<std::int64_t>(n), 3, height, width});  // zero padding
     for (std::size_t k = 0; k < n; ++k)
       put_line_crop(crops[order[begin + k]], height, width, input.data<float>() + k * each);
     tensor probs = run_model(*rec, "rec", std::move(input), observe);
