@@ -120,6 +120,7 @@ reader::reader(const model_files& files, const options& opt) : impl_(std::make_u
   }
   auto t0 = clock_type::now();
   impl_->opt = opt;
+  impl_->opt.batch = std::max(1, opt.batch);
   impl_->det = open_model(files.det, opt);
   impl_->cls = open_model(files.cls, opt);
   impl_->rec = open_model(files.rec, opt);
