@@ -8,7 +8,12 @@ packages=(
   libprotobuf-dev protobuf-compiler libonnx-dev
   catch2 libbenchmark-dev
   libdnnl-dev  # oneDNN: a reference in bench/ only, never linked into onyx
+  # examples/ocr: image decoding and writing, the rendered sample images, and
+  # ONNX Runtime (npm) for its output check
+  libstb-dev imagemagick fonts-dejavu-core fonts-wqy-zenhei nodejs
 )
+# Debian's npm conflicts with a nodejs from NodeSource (which brings its own).
+command -v npm >/dev/null || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

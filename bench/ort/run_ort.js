@@ -180,7 +180,10 @@ async function bench(ort, argv) {
               `max ${ms[ms.length - 1].toFixed(3)} ms over ${o.runs} runs`);
 }
 
-(async () => {
+// examples/ocr/compare_ort.js reads and writes tensor files with these.
+module.exports = {decodeTensor, encodeTensor};
+
+if (require.main === module) (async () => {
   const argv = process.argv.slice(2);
   if (argv[0] === '--idle') return;
   const ort = require('onnxruntime-node');
