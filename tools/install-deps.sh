@@ -8,6 +8,7 @@ packages=(
   libprotobuf-dev protobuf-compiler libonnx-dev
   catch2 libbenchmark-dev
   libdnnl-dev  # oneDNN: a reference in bench/ only, never linked into onyx
+  g++-aarch64-linux-gnu qemu-user-static  # the arm64 cross build and its tests
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -7,7 +7,8 @@
 // Softmax (exp and the softmax row). Inputs and weights come from a fixed
 // integer generator, so every build sees the same numbers.
 //
-// It prints each output as "name count" and then one value a line (%.9g).
+// It prints each output as "name count" and then one value a line (%.9g),
+// and the ISA level and GEMM tile it ran on to stderr.
 // The arm64 build runs it under qemu at each ISA level and
 // test/cross/compare_outputs.sh holds that text to the x86 build's.
 #include <cstdint>
@@ -113,6 +114,8 @@ graph::model hot_kernels_model() {
 }  // namespace
 
 int main() {
+  const auto& isa = kernels::cpu::isa::active();
+  std::fprintf(stderr, "ISA level %s, GEMM %s\n", kernels::cpu::isa::name(isa.isa), isa.gemm_name);
   basic_session<hot_ops> s{hot_kernels_model(), {.threads = 1}};
   const auto x = fixed_values(16 * 32 * 32, 99, 1.0f);
   const auto outputs = s.run({{"x", tensor::from(x, {1, 16, 32, 32})}});
