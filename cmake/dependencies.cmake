@@ -8,11 +8,21 @@ function(onyx_require found package what)
 endfunction()
 
 find_package(Threads REQUIRED)
-find_package(xtl QUIET)
-find_package(xsimd QUIET)
-onyx_require(xsimd_FOUND libxsimd-dev "xsimd (SIMD batches)")
-find_package(Boost 1.74 QUIET)
-onyx_require(Boost_FOUND libboost-dev "Boost.Hana")
+if(ONYX_HOST_HEADERS)
+  # A cross build (cmake/toolchains/): the header-only libraries come from the
+  # host's headers, which its compiler already searches; their CMake packages
+  # sit in the host's x86 library folder, so they are not asked.
+  include(${CMAKE_CURRENT_LIST_DIR}/host_headers.cmake)
+else()
+  find_package(xtl QUIET)
+  find_package(xsimd QUIET)
+  onyx_require(xsimd_FOUND libxsimd-dev "xsimd (SIMD batches)")
+  find_package(Boost 1.74 QUIET)
+  onyx_require(Boost_FOUND libboost-dev "Boost.Hana")
+endif()
+if(NOT ONYX_WITH_ONNX_LOADER)
+  return()  # the rest serves the .onnx loader and the programs that use it
+endif()
 find_package(Protobuf QUIET)
 onyx_require(Protobuf_FOUND "libprotobuf-dev protobuf-compiler" "protobuf")
 find_library(ONYX_ONNX_PROTO onnx_proto)

@@ -11,6 +11,7 @@ packages=(
   # examples/ocr: image decoding and writing, the rendered sample images, and
   # ONNX Runtime (npm) for its output check
   libstb-dev imagemagick fonts-dejavu-core fonts-wqy-zenhei nodejs
+  g++-aarch64-linux-gnu qemu-user-static  # the arm64 cross build and its tests
 )
 # Debian's npm conflicts with a nodejs from NodeSource (which brings its own).
 command -v npm >/dev/null || packages+=(npm)

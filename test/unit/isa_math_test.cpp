@@ -29,7 +29,7 @@ constexpr float qnan = std::numeric_limits<float>::quiet_NaN();
 
 std::vector<const isa::table*> levels() {
   std::vector<const isa::table*> out;
-  for (auto l : {isa::level::scalar, isa::level::sse, isa::level::avx2, isa::level::avx512}) {
+  for (auto l : isa::all_levels) {
     if (const isa::table* t = isa::find(l)) out.push_back(t);
     else WARN("skipping ISA level " << isa::name(l) << ": this CPU lacks it");
   }

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <tuple>
@@ -25,7 +26,7 @@ using std::int64_t;
 
 std::vector<const isa::table*> levels() {
   std::vector<const isa::table*> out;
-  for (auto l : {isa::level::scalar, isa::level::sse, isa::level::avx2, isa::level::avx512}) {
+  for (auto l : isa::all_levels) {
     if (const isa::table* t = isa::find(l)) out.push_back(t);
     else WARN("skipping ISA level " << isa::name(l) << ": this CPU lacks it");
   }
@@ -145,8 +146,12 @@ TEST_CASE("isa: selected level honours ONYX_ISA and the CPU", "[gemm][isa]") {
   CHECK(isa::selected() <= isa::detected());
   CHECK(isa::active().isa == isa::selected());
   CHECK(isa::find(isa::level::scalar) != nullptr);
-  for (auto l : {isa::level::scalar, isa::level::sse, isa::level::avx2, isa::level::avx512})
+  for (auto l : isa::all_levels) {
     CHECK((isa::find(l) != nullptr) == (l <= isa::detected()));
+    // ONYX_ISA naming a level this CPU has selects exactly that level.
+    const char* env = std::getenv("ONYX_ISA");
+    if (env && std::strcmp(env, isa::name(l)) == 0 && l <= isa::detected()) CHECK(isa::selected() == l);
+  }
 }
 
 TEST_CASE("sgemm: odd sizes, every transpose, every level", "[gemm]") {

@@ -81,7 +81,7 @@ void check(const wcase& k, const isa::table& t, const onyx::thread_pool* pool) {
 
 TEST_CASE("Winograd F(4x4,3x3) against a direct convolution", "[conv][winograd]") {
   const onyx::thread_pool pool(4);
-  for (auto l : {isa::level::scalar, isa::level::sse, isa::level::avx2, isa::level::avx512}) {
+  for (auto l : isa::all_levels) {
     const isa::table* t = isa::find(l);
     if (!t) {
       WARN("skipping ISA level " << isa::name(l) << ": this CPU lacks it");

@@ -77,6 +77,8 @@ class thread_pool {
   static void pause() {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");  // the spin hint; a sched_yield system call per pause costs microseconds
 #else
     std::this_thread::yield();
 #endif

@@ -1,18 +1,22 @@
 // Baseline code: CPUID detection and the choice of table. Each per-ISA TU
 // defines `kernel_table` in its own namespace as a constant (no code runs to
-// build it, so touching it on a CPU without that ISA is harmless).
+// build it, so touching it on a CPU without that ISA is harmless). Only the
+// levels of the build's processor (all_levels, cmake/isa.cmake) are compiled.
 #include "kernels/cpu/isa/isa.hpp"
 
 #include <cstdlib>
 #include <cstring>
-#include <initializer_list>
 
 namespace onyx::kernels::cpu::isa {
 
 namespace scalar { extern const table kernel_table; }
+#if defined(__x86_64__) || defined(__i386__)
 namespace sse { extern const table kernel_table; }
 namespace avx2 { extern const table kernel_table; }
 namespace avx512 { extern const table kernel_table; }
+#elif defined(__aarch64__)
+namespace neon { extern const table kernel_table; }
+#endif
 
 level detected() {
   static const level l = [] {
@@ -23,6 +27,8 @@ level detected() {
       return level::avx512;
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return level::avx2;
     if (__builtin_cpu_supports("sse4.1")) return level::sse;
+#elif defined(__aarch64__)
+    return level::neon;
 #endif
     return level::scalar;
   }();
@@ -35,15 +41,16 @@ const char* name(level l) {
     case level::sse: return "sse";
     case level::avx2: return "avx2";
     case level::avx512: return "avx512";
+    case level::neon: return "neon";
   }
   return "unknown";
 }
 
 level selected() {
   static const level l = [] {
-    level cap = level::avx512;
+    level cap = detected();
     if (const char* env = std::getenv("ONYX_ISA")) {
-      for (level c : {level::scalar, level::sse, level::avx2, level::avx512})
+      for (level c : all_levels)
         if (std::strcmp(env, name(c)) == 0) cap = c;
     }
     return detected() < cap ? detected() : cap;
@@ -55,11 +62,15 @@ const table* find(level l) {
   if (l > detected()) return nullptr;
   switch (l) {
     case level::scalar: return &scalar::kernel_table;
+#if defined(__x86_64__) || defined(__i386__)
     case level::sse: return &sse::kernel_table;
     case level::avx2: return &avx2::kernel_table;
     case level::avx512: return &avx512::kernel_table;
+#elif defined(__aarch64__)
+    case level::neon: return &neon::kernel_table;
+#endif
+    default: return nullptr;  // not a level of this processor
   }
-  return nullptr;
 }
 
 const table& active() {

@@ -10,7 +10,12 @@
 //
 // The includer provides <xsimd/xsimd.hpp> (even the scalar TU: names in the
 // discarded `if constexpr` branches must still resolve), <cstdint>, <cstring>,
-// <limits>, <type_traits> and isa.hpp.
+// <limits>, <type_traits> and isa.hpp (and <utility> on aarch64).
+//
+// The few NEON intrinsics (aarch64 only, behind `uses_neon`) sit where xsimd
+// 8.1 falls short: its float division on neon64 is a reciprocal estimate with
+// two Newton steps (not IEEE), it has no multiply by lane for the GEMM, and
+// no partial store.
 
 namespace {
 
@@ -20,6 +25,11 @@ constexpr int lanes_of = static_cast<int>(V::size);
 template <>
 constexpr int lanes_of<float> = 1;
 constexpr int lanes = lanes_of<vec>;
+#if defined(__aarch64__)
+constexpr bool uses_neon = !is_scalar;
+#else
+constexpr bool uses_neon = false;
+#endif
 
 // --- the few operations that differ between float and xsimd batches --------
 
@@ -37,6 +47,13 @@ template <class V>
 V fmadd(V a, V b, V c) {  // a*b + c, fused where the ISA has FMA
   if constexpr (is_scalar) return a * b + c;
   else return xsimd::fma(a, b, c);
+}
+template <class V>
+V divide(V a, V b) {  // a / b, correctly rounded
+#if defined(__aarch64__)
+  if constexpr (uses_neon) return vdivq_f32(a, b);
+#endif
+  return a / b;
 }
 template <class V, class M>
 V where(M mask, V a, V b) {
@@ -134,6 +151,44 @@ void write_tile(const vec (&acc)[MR][NV], float* c, std::int64_t ldc,
   }
 }
 
+// NEON: the MR values of A of one step are loaded as MR/4 vectors and each
+// FMA takes its A operand from a lane (fmla v.4s, v.4s, v.s[l]), so a step
+// of the 8x12 tile is 5 loads and 24 FMAs in 29 of the 32 registers, where a
+// broadcast per row of A would need 8 more loads.
+#if defined(__aarch64__)
+// c[I][j] += b[j] * lane I % 4 of a[I / 4], for each row I of the pack.
+template <int NV, int... I>
+inline void fma_rows_by_lane(float32x4_t (&c)[sizeof...(I)][NV], const float32x4_t (&b)[NV],
+                             const float32x4_t* a, std::integer_sequence<int, I...>) {
+#pragma GCC unroll 4
+  for (int j = 0; j < NV; ++j) ((c[I][j] = vfmaq_laneq_f32(c[I][j], b[j], a[I / 4], I % 4)), ...);
+}
+#endif
+
+template <int MR, int NV>
+void accumulate_by_lane(std::int64_t kc, const float* a, const float* b, vec (&acc)[MR][NV]) {
+#if defined(__aarch64__)
+  static_assert(MR % 4 == 0 && lanes == 4);
+  float32x4_t c[MR][NV];
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NV; ++j) c[i][j] = vdupq_n_f32(0.0f);
+  for (std::int64_t k = 0; k < kc; ++k, a += MR, b += NV * 4) {
+    float32x4_t bk[NV], ak[MR / 4];
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) bk[j] = vld1q_f32(b + j * 4);
+#pragma GCC unroll 4
+    for (int q = 0; q < MR / 4; ++q) ak[q] = vld1q_f32(a + q * 4);
+    fma_rows_by_lane(c, bk, ak, std::make_integer_sequence<int, MR>{});
+  }
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) acc[i][j] = c[i][j];
+#else
+  (void)kc, (void)a, (void)b, (void)acc;
+#endif
+}
+
 template <int MR, int NV>
 void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
                int m, int n, const isa::f32_gemm_params& p) {
@@ -144,15 +199,19 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) acc[i][j] = vec(0.0f);
 
-  for (std::int64_t k = 0; k < kc; ++k, a += MR, b += NR) {
-    vec bk[NV];
+  if constexpr (uses_neon) {
+    accumulate_by_lane<MR, NV>(kc, a, b, acc);
+  } else {
+    for (std::int64_t k = 0; k < kc; ++k, a += MR, b += NR) {
+      vec bk[NV];
 #pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) bk[j] = load_vec(b + j * lanes);
+      for (int j = 0; j < NV; ++j) bk[j] = load_vec(b + j * lanes);
 #pragma GCC unroll 16
-    for (int i = 0; i < MR; ++i) {
-      const vec ai(a[i]);
+      for (int i = 0; i < MR; ++i) {
+        const vec ai(a[i]);
 #pragma GCC unroll 4
-      for (int j = 0; j < NV; ++j) acc[i][j] = fmadd(ai, bk[j], acc[i][j]);
+        for (int j = 0; j < NV; ++j) acc[i][j] = fmadd(ai, bk[j], acc[i][j]);
+      }
     }
   }
 
@@ -202,7 +261,7 @@ V exp_of(V x) {
 
 template <class V>
 V logistic_of(V x) {
-  return V(1.0f) / (V(1.0f) + exp_of(V(0.0f) - x));
+  return divide(V(1.0f), V(1.0f) + exp_of(V(0.0f) - x));
 }
 
 // tanh: for |x| < 0.625, x + x^3 P(x^2) (Cephes tanhf coefficients) keeps the
@@ -218,7 +277,7 @@ V tanh_of(V x) {
   p = fmadd(p, z, V(-3.33332819422e-1f));
   const V small = fmadd(p * z, x, x);
   const V a = where(x < V(0.0f), V(0.0f) - x, x);
-  V large = V(1.0f) - V(2.0f) / (exp_of(a + a) + V(1.0f));
+  V large = V(1.0f) - divide(V(2.0f), exp_of(a + a) + V(1.0f));
   large = where(x < V(0.0f), V(0.0f) - large, large);
   return where(a < V(0.625f), small, large);
 }
@@ -228,7 +287,7 @@ V tanh_of(V x) {
 template <class V>
 V erf_of(V x) {
   const V a = where(x < V(0.0f), V(0.0f) - x, x);
-  const V t = V(1.0f) / fmadd(V(0.3275911f), a, V(1.0f));
+  const V t = divide(V(1.0f), fmadd(V(0.3275911f), a, V(1.0f)));
   V p(1.061405429f);
   p = fmadd(p, t, V(-1.453152027f));
   p = fmadd(p, t, V(1.421413741f));
@@ -430,16 +489,30 @@ void winograd_f4k3_output(const isa::winograd_output_args& a) {
 
 // Stores the first n (0 < n < lanes) lanes of v at p: one masked store on
 // AVX-512 (a row tail through a copy and a libc memcpy cost ~30 cycles, as
-// much as a 3x3 depthwise vector itself), else lane by lane.
+// much as a 3x3 depthwise vector itself), a pair and a lane store on NEON,
+// else lane by lane.
 template <class V>
 void store_first(float* p, V v, std::int64_t n) {
+#if defined(__AVX512F__)
   if constexpr (lanes_of<V> == 16) {
     _mm512_mask_storeu_ps(p, static_cast<unsigned short>((1u << n) - 1u), v);
-  } else {
-    alignas(64) float t[lanes_of<V>];
-    store_vec(t, v);
-    for (std::int64_t i = 0; i < n; ++i) p[i] = t[i];
+    return;
   }
+#elif defined(__aarch64__)
+  if constexpr (uses_neon) {
+    const float32x4_t r = v;
+    if (n == 1) {
+      vst1q_lane_f32(p, r, 0);
+    } else {
+      vst1_f32(p, vget_low_f32(r));
+      if (n == 3) vst1q_lane_f32(p + 2, r, 2);
+    }
+    return;
+  }
+#endif
+  alignas(64) float t[lanes_of<V>];
+  store_vec(t, v);
+  for (std::int64_t i = 0; i < n; ++i) p[i] = t[i];
 }
 
 // --- depthwise convolution, one channel -------------------------------------

@@ -83,6 +83,7 @@ void pack(const operand& x, int64_t w0, int64_t wn, int64_t k0, int64_t kn, int 
       switch (width) {
         case 32: rows(std::integral_constant<int, 32>{}); continue;
         case 16: rows(std::integral_constant<int, 16>{}); continue;
+        case 12: rows(std::integral_constant<int, 12>{}); continue;  // neon
         case 8: rows(std::integral_constant<int, 8>{}); continue;
         case 4: rows(std::integral_constant<int, 4>{}); continue;
         default: break;

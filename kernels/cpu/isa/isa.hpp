@@ -7,22 +7,36 @@
 // them only through the function pointers of a `table`, chosen once by CPUID,
 // so no instruction above the baseline runs on a CPU that lacks it.
 //
-// ONYX_ISA=scalar|sse|avx2|avx512 in the environment lowers the selected level
-// (never raises it above what the CPU has); tests use it to cover every path.
+// The levels depend on the processor the build targets: x86-64 has scalar,
+// sse, avx2 and avx512; aarch64 has scalar and neon (Advanced SIMD, always
+// there on AArch64, so chosen without a check); others only scalar.
+//
+// ONYX_ISA=scalar|sse|avx2|avx512|neon in the environment lowers the selected
+// level (never raises it above what the CPU has); tests use it to cover every path.
 #pragma once
 
 #include <cstdint>
 
 namespace onyx::kernels::cpu::isa {
 
-enum class level { scalar, sse, avx2, avx512 };
+/// Ordered within one processor family: a level implies those before it.
+enum class level { scalar, sse, avx2, avx512, neon };
+
+/// The levels compiled for the target processor, lowest first.
+#if defined(__x86_64__) || defined(__i386__)
+inline constexpr level all_levels[] = {level::scalar, level::sse, level::avx2, level::avx512};
+#elif defined(__aarch64__)
+inline constexpr level all_levels[] = {level::scalar, level::neon};
+#else
+inline constexpr level all_levels[] = {level::scalar};
+#endif
 
 /// The highest level this CPU (and OS) supports: avx512 = F+DQ+BW+VL,
-/// avx2 = AVX2+FMA, sse = SSE4.1.
+/// avx2 = AVX2+FMA, sse = SSE4.1; neon on every AArch64 CPU.
 level detected();
 /// min(detected(), ONYX_ISA if set to a level name); computed once.
 level selected();
-/// "scalar", "sse", "avx2", "avx512".
+/// "scalar", "sse", "avx2", "avx512", "neon".
 const char* name(level l);
 
 /// What a GEMM micro-kernel applies when it writes its tile:
@@ -129,9 +143,9 @@ struct table {
   const char* gemm_name;
   int gemm_mr, gemm_nr;
   f32_gemm_fn f32_gemm;
-  /// The same mr with half the width (gemm_narrow_nr = gemm_nr / 2), for
-  /// products of few columns (a Winograd block of 16 tiles wastes half of
-  /// a 32-wide tile).
+  /// The same mr with a narrower width (half of gemm_nr on x86, 8 of 12 on
+  /// neon; a multiple of the vector width), for products of few columns (a
+  /// Winograd block of 16 tiles wastes half of a 32-wide tile).
   int gemm_narrow_nr;
   f32_gemm_fn f32_gemm_narrow;
   f32_unary_fn f32_exp;       // rel err < 1e-6 for normal results; gradual subnormals
@@ -147,7 +161,8 @@ struct table {
 
 /// The table for selected().
 const table& active();
-/// The table for `l`, or nullptr when the CPU lacks that level.
+/// The table for `l`, or nullptr when the CPU lacks that level (or the build's
+/// processor has no such level).
 const table* find(level l);
 
 }  // namespace onyx::kernels::cpu::isa

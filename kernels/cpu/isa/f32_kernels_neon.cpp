@@ -1,0 +1,64 @@
+// The f32 micro-kernels compiled for neon (AArch64 Advanced SIMD, 4 lanes,
+// 32 vector registers; part of the base ISA, so no flags). See f32_kernels.ipp.
+//
+// GEMM tile 8x12: 24 accumulators, 3 vectors of B and 2 of A (read by lane)
+// in 29 of the 32 registers; 8 rows fit the output channels of a Conv
+// (multiples of 8), 12 columns the 768-wide hidden sizes of BERT-style
+// models. The narrow tile is 8x8 (Winograd blocks of few tiles).
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+#include <xsimd/xsimd.hpp>
+
+#include "kernels/cpu/isa/isa.hpp"
+
+namespace onyx::kernels::cpu::isa::neon {
+
+using vec = xsimd::batch<float, xsimd::neon64>;
+#include "kernels/cpu/isa/f32_kernels.ipp"
+
+void f32_gemm__neon_8x12(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
+                         int m, int n, const f32_gemm_params& p) {
+  gemm_tile<8, 3>(kc, a, b, c, ldc, m, n, p);
+}
+void f32_gemm__neon_8x8(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
+                        int m, int n, const f32_gemm_params& p) {
+  gemm_tile<8, 2>(kc, a, b, c, ldc, m, n, p);
+}
+void f32_exp__neon_x4(const float* x, float* y, std::int64_t n) { exp_array(x, y, n); }
+void f32_logistic__neon_x4(const float* x, float* y, std::int64_t n) { logistic_array(x, y, n); }
+void f32_tanh__neon_x4(const float* x, float* y, std::int64_t n) { tanh_array(x, y, n); }
+void f32_erf__neon_x4(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
+void f32_softmax_row__neon_x4(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
+
+void f32_winograd_f4k3_input__neon_x4(const winograd_input_args& a) { winograd_f4k3_input(a); }
+void f32_winograd_f4k3_output__neon_x4(const winograd_output_args& a) { winograd_f4k3_output(a); }
+
+void f32_dwconv__neon_x4(const dwconv_args& a) { dwconv(a); }
+
+void f32_pool__neon_x4(const pool_args& a) { pool(a); }
+
+extern const table kernel_table;
+const table kernel_table = {
+    .isa = level::neon,
+    .gemm_name = "f32_gemm__neon_8x12",
+    .gemm_mr = 8,
+    .gemm_nr = 12,
+    .f32_gemm = f32_gemm__neon_8x12,
+    .gemm_narrow_nr = 8,
+    .f32_gemm_narrow = f32_gemm__neon_8x8,
+    .f32_exp = f32_exp__neon_x4,
+    .f32_logistic = f32_logistic__neon_x4,
+    .f32_tanh = f32_tanh__neon_x4,
+    .f32_erf = f32_erf__neon_x4,
+    .f32_softmax_row = f32_softmax_row__neon_x4,
+    .f32_dwconv = f32_dwconv__neon_x4,
+    .f32_pool = f32_pool__neon_x4,
+    .f32_winograd_f4k3_input = f32_winograd_f4k3_input__neon_x4,
+    .f32_winograd_f4k3_output = f32_winograd_f4k3_output__neon_x4,
+};
+
+}  // namespace onyx::kernels::cpu::isa::neon
