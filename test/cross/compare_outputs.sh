@@ -2,7 +2,8 @@
 # Runs two commands that print the same outputs as text and compares what
 # they print, token by token: numbers must agree within
 #   |a - b| <= ONYX_COMPARE_ATOL + ONYX_COMPARE_RTOL * |a|   (a: the first's)
-# (defaults 1e-5 and 1e-4), any other token exactly, and the token counts.
+# (defaults 1e-5 and 1e-4), any other token exactly, and the token counts;
+# onyx-run's timing lines (`session:`, `latency:`) are left out.
 #
 #   compare_outputs.sh EXPECTED_COMMAND... -- ACTUAL_COMMAND...
 #
@@ -15,8 +16,9 @@ while (($#)) && [ "$1" != -- ]; do expected+=("$1"); shift; done
 shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"${expected[@]}" >"$tmp/expected"
-"$@" >"$tmp/actual"
+# Timing lines (onyx-run's `session:` and `latency:`) are not outputs.
+"${expected[@]}" | grep -Ev '^(session|latency):' >"$tmp/expected"
+"$@" | grep -Ev '^(session|latency):' >"$tmp/actual"
 awk -v rtol="${ONYX_COMPARE_RTOL:-1e-4}" -v atol="${ONYX_COMPARE_ATOL:-1e-5}" '
   function number(s) { return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$|^[-+]?(inf|nan)$/ }
   function abs(x) { return x < 0 ? -x : x }
