@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Stripped sizes and clean compile times of trimmed inference executables
 # (onyx_add_inference_executable, compact model beside the program, so model
-# bytes are excluded) and of the zero-op core, at -O2 and at -Os with LTO and
-# --gc-sections; with --arm64 also cross-built for aarch64.
+# bytes are excluded) and of the zero-op core, at -O2, at -Os with LTO and
+# --gc-sections, and the same without exceptions and RTTI; with --arm64 also
+# cross-built for aarch64.
 #   bench/size.sh [--arm64] [MODEL.onnx]...
 # Default models: light_squeezenet, light_resnet50 and PP-OCRv4 det from
 # ../shared/onnx-tests. Needs a configured ./build (for onyx-ops).
@@ -28,7 +29,7 @@ for arch in "${archs[@]}"; do
     toolchain=(-DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/aarch64-linux-gnu.cmake")
     strip=aarch64-linux-gnu-strip size=aarch64-linux-gnu-size
   fi
-  for flags in "-O2" "-Os -flto"; do
+  for flags in "-O2" "-Os -flto" "-Os -flto -fno-exceptions -fno-rtti"; do
     tag=$(echo "$flags" | tr -d ' -')
     b=$work/$arch-$tag
     cmake -S "$root/bench/size" -B "$b" -G Ninja "${toolchain[@]}" -DCMAKE_BUILD_TYPE=None \
@@ -37,7 +38,7 @@ for arch in "${archs[@]}"; do
       -DONYX_OPS_COMMAND="$ops" -DONYX_SIZE_MODELS="$(IFS=';'; echo "${models[*]}")" >/dev/null
     # Dependencies first (onyx_isa), so each program's time is its own.
     cmake --build "$b" --target onyx_isa >/dev/null
-    for target in $(cmake --build "$b" --target help | sed -n 's/^\(size_[a-z0-9_]*\): .*/\1/p'); do
+    for target in $(ninja -C "$b" -t targets all | sed -n 's/^\(size_[a-z0-9_]*\): CXX_EXECUTABLE.*/\1/p'); do
       start=$(date +%s.%N)
       cmake --build "$b" --target "$target" >/dev/null
       end=$(date +%s.%N)

@@ -70,7 +70,9 @@ function(onyx_add_inference_executable name)
   endif()
   add_executable(${name} ${sources})
   target_link_libraries(${name} PRIVATE onyx::headers)
-  target_compile_definitions(${name} PRIVATE ONYX_OPS_HEADER="${dir}/ops.hpp" ONYX_MODEL_PATH="${compact}")
+  # ONYX_NO_OPTIMIZER: the program runs optimized models only, so it holds no pass.
+  target_compile_definitions(${name} PRIVATE ONYX_OPS_HEADER="${dir}/ops.hpp" ONYX_MODEL_PATH="${compact}"
+                                             ONYX_NO_OPTIMIZER)
   if(arg_EMBED)
     target_compile_definitions(${name} PRIVATE ONYX_EMBEDDED_MODEL)
   endif()

@@ -257,7 +257,9 @@ inline result<optimized_graph> infer_and_optimize(graph::graph& g, const compile
   ONYX_TRY(graph::infer_graph(g, out.types, evaluate));
   const auto& after_stage = outer_graph ? graph::passes::after_pass_fn{} : opt.after_stage;
   if (after_stage) ONYX_TRY(after_stage("infer", g, out.types));
+#if !defined(ONYX_NO_OPTIMIZER)  // a program that runs only optimized (compact) models links no pass
   if (opt.optimize) ONYX_TRY(graph::passes::optimize(g, out.types, evaluate, opt.ops, after_stage, opt.passes));
+#endif
   return out;
 }
 

@@ -208,16 +208,26 @@ class session_core {
   }
 
   status prepare() {
+#if defined(ONYX_NO_OPTIMIZER)
+    // A program that runs only optimized models (compact ones) holds neither
+    // the passes nor the stage dumps (runtime/compiled_graph.hpp).
+    if (!model_.optimized)
+      return status(errc::unsupported, "this program runs only optimized models (onyx-ops writes them)");
+    auto dump = [](std::string_view, const graph::graph&) { return ok(); };
+#else
     graph::stage_dumper dump(opt_.dump_stages);
+#endif
     ONYX_TRY(graph::resolve_ops(model_, ops_));
     ONYX_TRY(dump("load", *model_.main));
     ONYX_TRY(graph::normalize(*model_.main, ops_));
     ONYX_TRY(dump("normalize", *model_.main));
     runtime::compile_options co{opt_.optimize && !model_.optimized, pool_.get(), ops_, {}, {opt_.compute_float16_in_float32}};
+#if !defined(ONYX_NO_OPTIMIZER)
     if (dump.enabled())
       co.after_stage = [&dump](std::string_view stage, const graph::graph& g, const graph::inferred& st) {
         return dump(stage, g, &st);
       };
+#endif
     ONYX_ASSIGN(main_, runtime::compile(model_.main, co));
     const auto& g = *main_->g;
     for (int id : g.inputs) inputs_.push_back({g.values[id].name, g.values[id].type});

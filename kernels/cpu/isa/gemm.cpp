@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <type_traits>
@@ -31,7 +32,13 @@ constexpr double min_flops_per_chunk = 1 << 20;
 float* allocate_aligned(int64_t floats) {
   const std::size_t bytes = (static_cast<std::size_t>(std::max<int64_t>(floats, 1)) * sizeof(float) + 63) / 64 * 64;
   auto* p = static_cast<float*>(std::aligned_alloc(64, bytes));
-  if (!p) throw std::bad_alloc();
+  if (!p) {
+#if defined(__cpp_exceptions)
+    throw std::bad_alloc();
+#else
+    std::abort();  // as tensor.hpp's allocate_aligned without exceptions
+#endif
+  }
   return p;
 }
 
