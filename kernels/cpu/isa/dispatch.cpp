@@ -7,6 +7,16 @@
 #include <cstdlib>
 #include <cstring>
 
+// Which levels this program holds: all of the processor's (cmake/isa.cmake),
+// or, when kernels/cpu/isa/single_tu.hpp compiles the layer into one TU,
+// scalar and the one level the compiler's flags enable (it sets ONYX_ISA_HAS_*).
+#if !defined(ONYX_ISA_SINGLE_TU)
+#define ONYX_ISA_HAS_SSE 1
+#define ONYX_ISA_HAS_AVX2 1
+#define ONYX_ISA_HAS_AVX512 1
+#define ONYX_ISA_HAS_NEON 1
+#endif
+
 namespace onyx::kernels::cpu::isa {
 
 namespace scalar { extern const table kernel_table; }
@@ -18,19 +28,40 @@ namespace avx512 { extern const table kernel_table; }
 namespace neon { extern const table kernel_table; }
 #endif
 
+namespace {
+/// Whether this program holds `l`'s kernels.
+bool compiled(level l) {
+  switch (l) {
+    case level::scalar: return true;
+#if defined(__x86_64__) || defined(__i386__)
+    case level::sse: return ONYX_ISA_HAS_SSE != 0;
+    case level::avx2: return ONYX_ISA_HAS_AVX2 != 0;
+    case level::avx512: return ONYX_ISA_HAS_AVX512 != 0;
+#elif defined(__aarch64__)
+    case level::neon: return ONYX_ISA_HAS_NEON != 0;
+#endif
+    default: return false;
+  }
+}
+}  // namespace
+
 level detected() {
   static const level l = [] {
+    level cpu = level::scalar;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
-      return level::avx512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return level::avx2;
-    if (__builtin_cpu_supports("sse4.1")) return level::sse;
+      cpu = level::avx512;
+    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+      cpu = level::avx2;
+    else if (__builtin_cpu_supports("sse4.1"))
+      cpu = level::sse;
 #elif defined(__aarch64__)
-    return level::neon;
+    cpu = level::neon;
 #endif
-    return level::scalar;
+    while (!compiled(cpu)) cpu = static_cast<level>(static_cast<int>(cpu) - 1);  // scalar always is
+    return cpu;
   }();
   return l;
 }
@@ -63,10 +94,16 @@ const table* find(level l) {
   switch (l) {
     case level::scalar: return &scalar::kernel_table;
 #if defined(__x86_64__) || defined(__i386__)
+#if ONYX_ISA_HAS_SSE
     case level::sse: return &sse::kernel_table;
+#endif
+#if ONYX_ISA_HAS_AVX2
     case level::avx2: return &avx2::kernel_table;
+#endif
+#if ONYX_ISA_HAS_AVX512
     case level::avx512: return &avx512::kernel_table;
-#elif defined(__aarch64__)
+#endif
+#elif defined(__aarch64__) && ONYX_ISA_HAS_NEON
     case level::neon: return &neon::kernel_table;
 #endif
     default: return nullptr;  // not a level of this processor
