@@ -35,13 +35,9 @@ int fail(const std::string& msg) {
 const char* usage =
     "usage: onyx-ops MODEL.onnx [MORE.onnx]... [--out-dir DIR] [--header FILE] [--namespace NAME] [--keep-float16]\n";
 
+/// `onyx::dtype::float32`: the enumerator, which is dtype's name but for bool.
 std::string dtype_expr(onyx::dtype t) {
-  static constexpr std::string_view names[] = {
-      "undefined",  "float32",        "uint8",      "int8",           "uint16",     "int16",    "int32",
-      "int64",      "string",         "boolean",    "float16",        "float64",    "uint32",   "uint64",
-      "complex64",  "complex128",     "bfloat16",   "float8e4m3fn",   "float8e4m3fnuz", "float8e5m2",
-      "float8e5m2fnuz", "uint4",      "int4",       "float4e2m1",     "float8e8m0", "uint2",    "int2"};
-  return "onyx::dtype::" + std::string(names[static_cast<int>(t)]);
+  return "onyx::dtype::" + std::string(t == onyx::dtype::boolean ? "boolean" : onyx::name(t));
 }
 
 std::string sig_expr(const onyx::ops::signature& s) {
@@ -154,7 +150,7 @@ int main(int argc, char** argv) {
 
   if (header_path.empty()) {
     std::fputs(h.c_str(), stdout);
-  } else if (auto st = onyx::graph::tensor_file_detail::write_bytes(header_path, h); !st.ok()) {
+  } else if (auto st = onyx::graph::write_file_bytes(header_path, h); !st.ok()) {
     return fail(st.message());
   }
   return 0;

@@ -107,6 +107,22 @@ class writer {
     put(static_cast<std::uint64_t>(t.bytes()));
     data_.append(static_cast<const char*>(t.raw()), t.bytes());
   }
+  // One attribute value of each alternative of attribute::data; lists are a
+  // count then each element (the reader mirrors these).
+  status one(std::int64_t v) { return put(v), ok(); }
+  status one(float v) { return put(v), ok(); }
+  status one(const std::string& v) { return str(v), ok(); }
+  status one(const value_type& v) { return type(v), ok(); }
+  status one(const tensor& v) {
+    if (!v.raw() && v.size() > 0) return status(errc::internal, "an attribute holds a released tensor");
+    return tensor_(v), ok();
+  }
+  status one(const std::shared_ptr<const graph>& v) { return graph_(*v); }
+  template <class T> status one(const std::vector<T>& v) {
+    put(static_cast<std::uint32_t>(v.size()));
+    for (const auto& x : v) ONYX_TRY(one(x));
+    return ok();
+  }
   status attr(const attribute& a);
   status graph_(const graph& g);
 
@@ -120,37 +136,7 @@ class writer {
 inline status writer::attr(const attribute& a) {
   str(a.name);
   put(static_cast<std::uint8_t>(a.data.index()));
-  return std::visit(
-      [&](const auto& v) -> status {
-        using V = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<V, std::int64_t> || std::is_same_v<V, float>) {
-          put(v);
-        } else if constexpr (std::is_same_v<V, std::string>) {
-          str(v);
-        } else if constexpr (std::is_same_v<V, tensor>) {
-          if (!v.raw() && v.size() > 0) return status(errc::internal, "attribute '" + a.name + "' holds a released tensor");
-          tensor_(v);
-        } else if constexpr (std::is_same_v<V, std::shared_ptr<const graph>>) {
-          ONYX_TRY(graph_(*v));
-        } else if constexpr (std::is_same_v<V, std::vector<std::int64_t>> || std::is_same_v<V, std::vector<float>>) {
-          put(static_cast<std::uint32_t>(v.size()));
-          for (auto x : v) put(x);
-        } else if constexpr (std::is_same_v<V, std::vector<std::string>>) {
-          put(static_cast<std::uint32_t>(v.size()));
-          for (const auto& x : v) str(x);
-        } else if constexpr (std::is_same_v<V, std::vector<tensor>>) {
-          put(static_cast<std::uint32_t>(v.size()));
-          for (const auto& x : v) tensor_(x);
-        } else if constexpr (std::is_same_v<V, std::vector<std::shared_ptr<const graph>>>) {
-          put(static_cast<std::uint32_t>(v.size()));
-          for (const auto& x : v) ONYX_TRY(graph_(*x));
-        } else {
-          static_assert(std::is_same_v<V, value_type>);
-          type(v);
-        }
-        return ok();
-      },
-      a.data);
+  return std::visit([&](const auto& v) { return one(v).with_context("attribute '" + a.name + "'"); }, a.data);
 }
 
 inline status writer::graph_(const graph& g) {
@@ -298,7 +284,50 @@ class reader {
       out = tensor::view(p, t, std::move(shape));  // bytes with static storage (embedded)
     return ok();
   }
-  status attr(attribute& a, int depth);
+  // One attribute value of each alternative of attribute::data, as the
+  // writer's `one` wrote it; a list's count is bounded by the least bytes an
+  // element takes (min_bytes).
+  status one(std::int64_t& v, int) { return get(v); }
+  status one(float& v, int) { return get(v); }
+  status one(std::string& v, int) { return str(v); }
+  status one(value_type& v, int) { return type(v); }
+  status one(tensor& v, int) { return tensor_(v); }
+  status one(std::shared_ptr<const graph>& v, int depth) {
+    ONYX_ASSIGN(v, graph_(depth + 1));
+    return ok();
+  }
+  template <class T> status one(std::vector<T>& v, int depth) {
+    std::uint32_t n = 0;
+    ONYX_TRY(count(n, min_bytes<T>()));
+    v.resize(n);
+    for (auto& x : v) ONYX_TRY(one(x, depth));
+    return ok();
+  }
+  template <class T> static constexpr std::size_t min_bytes() {
+    if constexpr (std::is_same_v<T, std::int64_t>) return 8;
+    else if constexpr (std::is_same_v<T, tensor>) return 5;   // dtype, rank
+    else if constexpr (std::is_same_v<T, std::shared_ptr<const graph>>) return 16;
+    else return 4;  // a float; a string's length
+  }
+  /// Reads alternative `kind` of attribute::data into `a`.
+  template <std::size_t I = 0> status attr_value(std::size_t kind, attribute& a, int depth) {
+    using data = decltype(attribute::data);
+    if constexpr (I == std::variant_size_v<data>) {
+      return bad("attribute '" + a.name + "' of unknown kind " + std::to_string(kind));
+    } else {
+      if (kind != I) return attr_value<I + 1>(kind, a, depth);
+      std::variant_alternative_t<I, data> v{};
+      ONYX_TRY(one(v, depth));
+      a.data = std::move(v);
+      return ok();
+    }
+  }
+  status attr(attribute& a, int depth) {
+    std::uint8_t kind = 0;
+    ONYX_TRY(str(a.name));
+    ONYX_TRY(get(kind));
+    return attr_value(kind, a, depth);
+  }
   result<std::shared_ptr<graph>> graph_(int depth);
 
   const op_table& ops() const { return ops_; }
@@ -317,91 +346,6 @@ class reader {
   const op_table& ops_;
   std::set<std::string> missing_;
 };
-
-inline status reader::attr(attribute& a, int depth) {
-  std::uint8_t kind = 0;
-  ONYX_TRY(str(a.name));
-  ONYX_TRY(get(kind));
-  auto each = [&](std::uint32_t& n, std::size_t min_bytes) { return count(n, min_bytes); };
-  std::uint32_t n = 0;
-  switch (kind) {
-    case 0: {
-      std::int64_t v = 0;
-      ONYX_TRY(get(v));
-      a.data = v;
-      return ok();
-    }
-    case 1: {
-      float v = 0;
-      ONYX_TRY(get(v));
-      a.data = v;
-      return ok();
-    }
-    case 2: {
-      std::string v;
-      ONYX_TRY(str(v));
-      a.data = std::move(v);
-      return ok();
-    }
-    case 3: {
-      tensor t;
-      ONYX_TRY(tensor_(t));
-      a.data = std::move(t);
-      return ok();
-    }
-    case 4: {
-      ONYX_ASSIGN(auto g, graph_(depth + 1));
-      a.data = std::shared_ptr<const graph>(std::move(g));
-      return ok();
-    }
-    case 5:
-    case 6: {
-      ONYX_TRY(each(n, kind == 5 ? 8 : 4));
-      if (kind == 5) {
-        std::vector<std::int64_t> v(n);
-        for (auto& x : v) ONYX_TRY(get(x));
-        a.data = std::move(v);
-      } else {
-        std::vector<float> v(n);
-        for (auto& x : v) ONYX_TRY(get(x));
-        a.data = std::move(v);
-      }
-      return ok();
-    }
-    case 7: {
-      ONYX_TRY(each(n, 4));
-      std::vector<std::string> v(n);
-      for (auto& x : v) ONYX_TRY(str(x));
-      a.data = std::move(v);
-      return ok();
-    }
-    case 8: {
-      ONYX_TRY(each(n, 5));
-      std::vector<tensor> v(n);
-      for (auto& x : v) ONYX_TRY(tensor_(x));
-      a.data = std::move(v);
-      return ok();
-    }
-    case 9: {
-      ONYX_TRY(each(n, 16));
-      std::vector<std::shared_ptr<const graph>> v;
-      for (std::uint32_t i = 0; i < n; ++i) {
-        ONYX_ASSIGN(auto g, graph_(depth + 1));
-        v.push_back(std::move(g));
-      }
-      a.data = std::move(v);
-      return ok();
-    }
-    case 10: {
-      value_type t;
-      ONYX_TRY(type(t));
-      a.data = std::move(t);
-      return ok();
-    }
-    default:
-      return bad("attribute '" + a.name + "' of unknown kind " + std::to_string(kind));
-  }
-}
 
 inline result<std::shared_ptr<graph>> reader::graph_(int depth) {
   if (depth > max_depth) return bad("subgraphs nest more than " + std::to_string(max_depth) + " deep");
@@ -516,7 +460,7 @@ inline result<std::string> write(const model& m) {
 /// Writes `m` to `path` in the compact form.
 inline status write_file(const model& m, const std::filesystem::path& path) {
   ONYX_ASSIGN(auto bytes, write(m));
-  return tensor_file_detail::write_bytes(path, bytes);
+  return write_file_bytes(path, bytes);
 }
 
 /// Reads a compact model from `bytes` and binds its nodes to `ops`. Its

@@ -25,6 +25,15 @@
 
 namespace onyx::graph {
 
+/// Writes `bytes` to `path` (created or truncated), with stdio: no iostream.
+inline status write_file_bytes(const std::filesystem::path& path, std::string_view bytes) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) return status(errc::io, "cannot create '" + path.string() + "'");
+  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  if (std::fclose(f) != 0 || !written) return status(errc::io, "cannot write '" + path.string() + "'");
+  return ok();
+}
+
 namespace tensor_file_detail {
 
 static_assert(std::endian::native == std::endian::little, "raw_data is little-endian");
@@ -96,14 +105,6 @@ template <class T> status repeated(wire& w, int wire_type, int fixed_bytes, std:
   ONYX_TRY(w.bytes(packed));
   wire inner(packed);
   while (!inner.done()) ONYX_TRY(one(inner));
-  return ok();
-}
-
-inline status write_bytes(const std::filesystem::path& path, std::string_view bytes) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return status(errc::io, "cannot create '" + path.string() + "'");
-  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  if (std::fclose(f) != 0 || !written) return status(errc::io, "cannot write '" + path.string() + "'");
   return ok();
 }
 
@@ -260,7 +261,7 @@ inline std::string serialize_tensor_proto(const tensor& t, std::string_view name
 
 /// Writes `t` to `path` as a TensorProto named `name`.
 inline status write_tensor_proto_file(const tensor& t, const std::filesystem::path& path, std::string_view name) {
-  return tensor_file_detail::write_bytes(path, serialize_tensor_proto(t, name));
+  return write_file_bytes(path, serialize_tensor_proto(t, name));
 }
 
 }  // namespace onyx::graph
