@@ -12,6 +12,7 @@ packages=(
   # ONNX Runtime (npm) for its output check
   libstb-dev imagemagick fonts-dejavu-core fonts-wqy-zenhei nodejs
   g++-aarch64-linux-gnu qemu-user-static  # the arm64 cross build and its tests
+  gnuplot-nox  # bench/transformers/scaling.sh draws its latency plots
 )
 # Debian's npm conflicts with a nodejs from NodeSource (which brings its own).
 command -v npm >/dev/null || packages+=(npm)

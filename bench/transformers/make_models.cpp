@@ -1,7 +1,7 @@
 // bench/transformers/make_models.cpp: the transformer and recurrent benchmark
 // models of "CPU speed, part 2", written as PyTorch's exporter writes them.
 //
-//   make_transformer_models OUT_DIR
+//   make_transformer_models OUT_DIR [RESNET50.onnx]
 //
 // writes OUT_DIR/<name>/model.onnx and OUT_DIR/<name>/test_data_set_0/input_<i>.pb
 // (the inputs bench/compare_ort.sh feeds both runtimes), random weights (fixed
@@ -15,6 +15,8 @@
 //                         256-token key/value cache (past_* inputs, present_* outputs)
 //   lstm_vad              a small voice-activity model on a 512-sample frame
 //                         (STFT as a strided Conv, conv encoder, LSTM 64, sigmoid head)
+//   resnet50_batch        with RESNET50.onnx given: that model with a symbolic
+//                         batch (bench/transformers/scaling.sh)
 //
 // Faithful to torch.onnx.export (opset 14) of Hugging Face's BertModel in eval
 // mode, not to what onyx fuses: LayerNorm decomposed into ReduceMean / Sub /
@@ -29,6 +31,7 @@
 // Where, GELU in its tanh form with Pow(x, 3).
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -321,14 +324,51 @@ void make_vad(const std::filesystem::path& out, const char* name) {
   save(b, out / name, {tensor::from(samples, {1, 512}), randn({1, 1, hidden}, 0.5f), randn({1, 1, hidden}, 0.5f)});
 }
 
+/// ResNet-50 (examples/models/resnet50.onnx, batch 1) with a symbolic batch
+/// for the batch-scaling plot: the input's and output's first dim become
+/// "batch", and the Reshape before the classifier ([1, 2048]) flattens to
+/// [-1, 2048].
+void make_resnet50_batched(const std::filesystem::path& in, const std::filesystem::path& out) {
+  onnx::ModelProto m;
+  if (auto st = onyx::graph::read_proto_file(in, m); !st.ok()) {
+    std::fprintf(stderr, "%s\n", st.message().c_str());
+    std::exit(1);
+  }
+  auto* g = m.mutable_graph();
+  auto batch = [](onnx::ValueInfoProto* v) {
+    v->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("batch");
+  };
+  batch(g->mutable_input(0));
+  batch(g->mutable_output(0));
+  g->clear_value_info();
+  for (const auto& n : g->node()) {
+    if (n.op_type() != "Reshape") continue;
+    for (auto& init : *g->mutable_initializer()) {
+      if (init.name() != n.input(1) || init.data_type() != onnx::TensorProto::INT64 || init.raw_data().size() != 16)
+        continue;
+      std::int64_t shape[2];
+      std::memcpy(shape, init.raw_data().data(), sizeof shape);
+      shape[0] = -1;
+      init.set_raw_data(std::string(reinterpret_cast<const char*>(shape), sizeof shape));
+    }
+  }
+  std::filesystem::create_directories(out);
+  if (auto st = onyx::graph::write_proto_file(out / "model.onnx", m); !st.ok()) {
+    std::fprintf(stderr, "%s\n", st.message().c_str());
+    std::exit(1);
+  }
+  std::printf("wrote %s\n", (out / "model.onnx").c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: make_transformer_models OUT_DIR\n");
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: make_transformer_models OUT_DIR [RESNET50.onnx]\n");
     return 2;
   }
   const std::filesystem::path out = argv[1];
+  if (argc == 3) make_resnet50_batched(argv[2], out / "resnet50_batch");
   make_bert(out, "bert_l6_h384_op14", {6, 384, 12, 1536, 30522, 512, 14});
   make_bert(out, "bert_l12_h768_op14", {12, 768, 12, 3072, 30522, 512, 14});
   make_bert(out, "bert_l12_h768_op17", {12, 768, 12, 3072, 30522, 512, 17});

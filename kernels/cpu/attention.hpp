@@ -4,8 +4,11 @@
 // (Q read in place with its row stride, 3D or 4D), softcap through the ISA
 // tanh, the additive bias built one row at a time (mask, causal frontier,
 // window, nonpad), the ISA softmax row kernel, then Y_h = P V_h by SGEMM
-// written straight into Y's layout. K and V (past + new) are gathered once
-// into float [B, Hkv, T, D] buffers, which also feed present_key/value.
+// written straight into Y's layout. Float32 K and V without a cache are read
+// in place with their row stride (the head split a fused BERT attention
+// never makes); with past or present they are gathered once into float
+// [B, Hkv, T, D] buffers, which also feed present_key/value. With no causal
+// frontier, window or softcap the mask row is added in one pass.
 // Everything is computed in float32; float16/bfloat16 inputs are widened
 // once and outputs narrowed once. One instantiation serves every dtype: the
 // typed work is confined to the widening/narrowing loops.
@@ -73,10 +76,21 @@ inline status attention(const call<ops::Attention>& c) {
                  !past_v || past_v->rank() != 4 || past_v->dim(2) != P || past_v->dim(3) != Dv))
     return status(errc::invalid_argument, "Attention: past_key/past_value shapes do not match K and V");
 
-  std::vector<float> kf = gather_cache(past_k, k, B, Hkv, Skv, D);
-  std::vector<float> vf = gather_cache(past_v, v, B, Hkv, Skv, Dv);
-  if (c.has_output(1)) onyx::narrow(std::span<const float>(kf), c.output(1));
-  if (c.has_output(2)) onyx::narrow(std::span<const float>(vf), c.output(2));
+  // K and V in place (with their row stride) when they are float32, there is
+  // no past and no present is asked for; else gathered into [B, Hkv, T, D].
+  const bool in_place = !past_k && !c.has_output(1) && !c.has_output(2) && k.type() == dtype::float32 &&
+                        v.type() == dtype::float32;
+  std::vector<float> kf, vf;
+  if (!in_place) {
+    kf = gather_cache(past_k, k, B, Hkv, Skv, D);
+    vf = gather_cache(past_v, v, B, Hkv, Skv, Dv);
+    if (c.has_output(1)) onyx::narrow(std::span<const float>(kf), c.output(1));
+    if (c.has_output(2)) onyx::narrow(std::span<const float>(vf), c.output(2));
+  }
+  const float* kbase = in_place ? k.data<float>() : kf.data();
+  const float* vbase = in_place ? v.data<float>() : vf.data();
+  const bool kv_3d = in_place && three_d;
+  const std::int64_t ldk = kv_3d ? Hkv * D : D, ldv = kv_3d ? Hkv * Dv : Dv;
 
   // Q in place when float32, else widened once.
   std::vector<float> qbuf;
@@ -138,16 +152,21 @@ inline status attention(const call<ops::Attention>& c) {
   const std::int64_t ldq = three_d ? Hq * D : D, ldy = three_d ? Hq * Dv : Dv;
   const auto& isa_table = isa::active();
 
+  // The common case: no causal frontier, window, nonpad or softcap, and a
+  // mask (if any) that covers every key contiguously.
+  const bool plain = !a.is_causal && a.left_window_size < 0 && a.right_window_size < 0 && !nonpad && cap <= 0 &&
+                     (mask.empty() || (M == T && (mstride[3] == 1 || T == 1)));
+
   parallel_for(c.pool(), B * Hq, 1, [&](std::int64_t lo, std::int64_t hi) {
     std::vector<float> s(static_cast<std::size_t>(Sq * T)), bias(static_cast<std::size_t>(T));
     for (std::int64_t bh = lo; bh < hi; ++bh) {
       const std::int64_t b = bh / Hq, h = bh % Hq, hk = h / (Hq / Hkv);
       const float* qh = three_d ? qf + b * Sq * ldq + h * D : qf + bh * Sq * D;
-      const float* kh = kf.data() + (b * Hkv + hk) * T * D;
-      const float* vh = vf.data() + (b * Hkv + hk) * T * Dv;
+      const float* kh = kv_3d ? kbase + b * T * ldk + hk * D : kbase + (b * Hkv + hk) * T * D;
+      const float* vh = kv_3d ? vbase + b * T * ldv + hk * Dv : vbase + (b * Hkv + hk) * T * Dv;
       float* yh = three_d ? yf + b * Sq * ldy + h * Dv : yf + bh * Sq * Dv;
       float* qk = qkbuf.empty() ? nullptr : qkbuf.data() + bh * Sq * T;
-      sgemm(false, true, Sq, T, D, scale, qh, ldq, kh, D, 0.0f, s.data(), T, nullptr);
+      sgemm(false, true, Sq, T, D, scale, qh, ldq, kh, ldk, 0.0f, s.data(), T, nullptr);
       const std::int64_t offset = P ? P : nonpad ? nonpad[b] - Sq : 0;
       for (std::int64_t i = 0; i < Sq; ++i) {
         float* row = s.data() + i * T;
@@ -159,6 +178,21 @@ inline status attention(const call<ops::Attention>& c) {
         }
         if (qk && mode == 1) std::copy_n(row, T, qk + i * T);
         const float* mrow = mask.empty() ? nullptr : mask.data() + b * mstride[0] + h * mstride[1] + i * mstride[2];
+        if (plain) {  // only a full-length mask row (or none): add it, then softmax
+          if (qk && mode <= 1) std::copy_n(row, T, qk + i * T);  // no softcap: modes 0 and 1 agree
+          float top = -INFINITY;
+          for (std::int64_t j = 0; j < T; ++j) {
+            row[j] += mrow ? mrow[j] : 0.0f;
+            top = row[j] > top ? row[j] : top;
+          }
+          if (qk && mode == 2) std::copy_n(row, T, qk + i * T);
+          if (top == -INFINITY)
+            std::fill_n(row, T, 0.0f);
+          else
+            isa_table.f32_softmax_row(row, row, T);
+          if (qk && mode == 3) std::copy_n(row, T, qk + i * T);
+          continue;
+        }
         const std::int64_t pos = i + offset;
         bool all_masked = true;
         for (std::int64_t j = 0; j < T; ++j) {
@@ -181,7 +215,7 @@ inline status attention(const call<ops::Attention>& c) {
           isa_table.f32_softmax_row(row, row, T);
         if (qk && mode == 3) std::copy_n(row, T, qk + i * T);
       }
-      sgemm(false, false, Sq, Dv, T, 1.0f, s.data(), T, vh, Dv, 0.0f, yh, ldy, nullptr);
+      sgemm(false, false, Sq, Dv, T, 1.0f, s.data(), T, vh, ldv, 0.0f, yh, ldy, nullptr);
     }
   });
   if (!ybuf.empty()) onyx::narrow(std::span<const float>(ybuf), y);

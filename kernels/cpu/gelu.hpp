@@ -1,9 +1,8 @@
 // kernel<ops::Gelu, cpu>: y = x/2 * (1 + erf(x / sqrt 2)), or with
 // approximate = "tanh", x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))).
-// float32 runs in blocks of 256: the erf/tanh argument is written to a stack
-// buffer, the ISA micro-kernel (isa::f32_erf / f32_tanh) maps it in place,
-// and a last loop forms the product. Other types call std::erf/std::tanh
-// per element (half types in float).
+// float32 runs the ISA micro-kernels isa::f32_gelu / f32_gelu_tanh (the ones
+// a fused MatMul's epilogue applies). Other types call std::erf/std::tanh per
+// element (half types in float).
 #pragma once
 
 #include <cmath>
@@ -27,21 +26,6 @@ template <bool Tanh> struct gelu_fn {
   }
 };
 
-template <bool Tanh> void f32_gelu(const float* x, float* y, std::int64_t n, isa::f32_unary_fn fn) {
-  constexpr std::int64_t block = 256;
-  float t[block];
-  for (std::int64_t b = 0; b < n; b += block) {
-    const std::int64_t m = std::min(block, n - b);
-    const float* xb = x + b;
-    for (std::int64_t i = 0; i < m; ++i) {
-      const float v = xb[i];
-      t[i] = Tanh ? float(gelu_sqrt_2_over_pi) * (v + 0.044715f * v * v * v) : v * float(gelu_inv_sqrt2);
-    }
-    fn(t, t, m);
-    for (std::int64_t i = 0; i < m; ++i) y[b + i] = 0.5f * xb[i] * (1.0f + t[i]);
-  }
-}
-
 }  // namespace kernels::cpu
 
 template <> struct kernel<ops::Gelu, cpu> {
@@ -54,12 +38,11 @@ template <> struct kernel<ops::Gelu, cpu> {
     const bool tanh = c.attrs().approximate == "tanh";
     if constexpr (std::is_same_v<T, float>) {
       const auto& table = isa::active();
-      if (isa::f32_unary_fn fn = tanh ? table.f32_tanh : table.f32_erf) {
+      if (isa::f32_unary_fn fn = tanh ? table.f32_gelu_tanh : table.f32_gelu) {
         const float* xs = x.data<float>();
         float* ys = y.data<float>();
-        parallel_for(c.pool(), x.size(), transcendental_grain, [&](std::int64_t b, std::int64_t e) {
-          tanh ? f32_gelu<true>(xs + b, ys + b, e - b, fn) : f32_gelu<false>(xs + b, ys + b, e - b, fn);
-        });
+        parallel_for(c.pool(), x.size(), transcendental_grain,
+                     [&](std::int64_t b, std::int64_t e) { fn(xs + b, ys + b, e - b); });
         return ok();
       }
     }

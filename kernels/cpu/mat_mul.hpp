@@ -8,7 +8,8 @@
 // pool itself. The plan step computes the batch offsets once per shape and
 // asks for the float32 copies of float16 operands as scratch. float16
 // converts to float32 and back; float64 and the integer types use a plain
-// i-k-j triple loop.
+// i-k-j triple loop. fused::MatMul (A times a matrix, then bias and GELU) is
+// the float32 shared-B path with the bias and the function in the epilogue.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "kernels/cpu/sgemm.hpp"
 #include "onyx/core/float_convert.hpp"
 #include "onyx/core/parallel.hpp"
+#include "onyx/ops/fused/mat_mul.hpp"
 #include "onyx/ops/mat_mul.hpp"
 #include "onyx/registry/kernel.hpp"
 
@@ -222,6 +224,46 @@ template <> struct kernel<ops::MatMul, cpu> {
   }
   template <ops::signature S> static status run(const call<ops::MatMul>& c) {
     return kernels::cpu::matmul_detail::matmul<S[0]>(c);
+  }
+};
+
+template <> struct kernel<ops::fused::MatMul, cpu> {
+  static constexpr std::array types{dtypes::f32};
+  using state = kernels::cpu::matmul_detail::packed_state;
+  template <ops::signature S> static result<state> prepare(const prepare_info<ops::fused::MatMul>& p) {
+    return kernels::cpu::matmul_detail::prepare_b<S[0]>(p, false);
+  }
+  template <ops::signature S>
+  static result<planned<kernels::cpu::matmul_detail::matmul_plan>> plan(const plan_info<ops::fused::MatMul>& p) {
+    return kernels::cpu::matmul_detail::plan_matmul<S[0]>(p);
+  }
+  template <ops::signature S> static status run(const call<ops::fused::MatMul>& c) {
+    using namespace kernels::cpu;
+    const auto& mp = c.plan<matmul_detail::matmul_plan>();
+    const matmul_detail::matmul_shape& s = mp.s;
+    tensor& y = c.output(0);
+    if (y.size() == 0) return ok();
+    gemm_epilogue ep;
+    if (c.has_input(2)) {
+      if (c.input(2).size() != s.N)
+        return status(errc::invalid_argument, "bias holds " + std::to_string(c.input(2).size()) + " values for " +
+                                                  std::to_string(s.N) + " columns");
+      ep.bias = c.input(2).data<float>();
+      ep.kind = gemm_epilogue::bias_kind::per_col;
+    }
+    using fn = ops::fused::MatMul::function;
+    const fn then = c.attrs().then;
+    ep.then = then == fn::gelu        ? gemm_epilogue::function::gelu
+              : then == fn::gelu_tanh ? gemm_epilogue::function::gelu_tanh
+                                      : gemm_epilogue::function::none;
+    const float* a = c.input(0).data<float>();
+    if (mp.packed)
+      sgemm_packed(false, s.M, s.N, s.K, 1.0f, a, s.K, c.state<matmul_detail::packed_state>().b, 0.0f,
+                   y.data<float>(), s.N, c.pool(), ep);
+    else
+      sgemm(false, false, s.M, s.N, s.K, 1.0f, a, s.K, c.input(1).data<float>(), s.N, 0.0f, y.data<float>(), s.N,
+            c.pool(), ep);
+    return ok();
   }
 };
 

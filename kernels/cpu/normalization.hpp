@@ -8,12 +8,15 @@
 // E[x]^2 loses digits when |mean| >> std), then y = (x - mean) * inv_std *
 // scale + bias with the affine terms looked up per element. Rows are split
 // over the pool. Parameter tensors of any float type are read through
-// `load`, so float16 and bfloat16 compute in float.
+// `load`, so float16 and bfloat16 compute in float. float32 LayerNormalization
+// with a full scale row (a transformer's) runs the ISA row kernel
+// isa::f32_layer_norm_row instead, in float.
 #pragma once
 
 #include <cmath>
 #include <vector>
 
+#include "kernels/cpu/isa/isa.hpp"
 #include "onyx/core/float_convert.hpp"
 #include "onyx/ops/batch_normalization.hpp"
 #include "onyx/ops/group_normalization.hpp"
@@ -199,6 +202,30 @@ template <class T> status layer_norm(const call<ops::LayerNormalization>& c) {
   ONYX_ASSIGN(int axis, ops::normalize_axis(c.attrs().axis, x.rank()));
   std::span<const std::int64_t> block(x.shape().data() + axis, x.rank() - axis);
   const std::int64_t len = element_count(block), rows = len ? x.size() / len : 0;
+  float* mean = c.has_output(1) ? c.output(1).data<float>() : nullptr;
+  float* inv = c.has_output(2) ? c.output(2).data<float>() : nullptr;
+  // float32 with a full scale (and bias) row: the ISA row kernel, in float.
+  if constexpr (std::is_same_v<T, float>) {
+    const tensor& scale = c.input(1);
+    const bool full_bias = !c.has_input(2) || (c.input(2).type() == dtype::float32 && c.input(2).size() == len);
+    if (len > 0 && scale.type() == dtype::float32 && scale.size() == len && full_bias) {
+      const auto row = isa::active().f32_layer_norm_row;
+      const float* xs = x.data<float>();
+      float* ys = c.output(0).data<float>();
+      const float* sp = scale.data<float>();
+      const float* bp = c.has_input(2) ? c.input(2).data<float>() : nullptr;
+      const float eps = c.attrs().epsilon;
+      parallel_for(c.pool(), rows, grain_for(3 * len), [&](std::int64_t b, std::int64_t e) {
+        for (std::int64_t r = b; r < e; ++r) {
+          float stats[2];
+          row(xs + r * len, ys + r * len, len, sp, bp, eps, stats);
+          if (mean) mean[r] = stats[0];
+          if (inv) inv[r] = stats[1];
+        }
+      });
+      return ok();
+    }
+  }
   auto scale = as_doubles(c.input(1));
   auto scale_idx = broadcast_index(c.input(1).shape(), block);
   std::vector<double> bias;
@@ -207,8 +234,6 @@ template <class T> status layer_norm(const call<ops::LayerNormalization>& c) {
     bias = as_doubles(c.input(2));
     bias_idx = broadcast_index(c.input(2).shape(), block);
   }
-  float* mean = c.has_output(1) ? c.output(1).data<float>() : nullptr;
-  float* inv = c.has_output(2) ? c.output(2).data<float>() : nullptr;
   normalize_rows(
       x.data<T>(), c.output(0).data<T>(), rows, len, c.attrs().epsilon, c.pool(),
       [&](std::int64_t, std::int64_t j, double& s, double& t) {

@@ -1,7 +1,11 @@
 // kernel<ops::Pow, cpu>: z = x ^ y with broadcasting, keyed by (T, T1).
 // Integer ^ integer is exact by repeated squaring (wrapping like the
 // integer type); other pairs use std::pow in X's float type (float for
-// float32/half bases, so powf; double otherwise).
+// float32/half bases, so powf; double otherwise). A float base raised to a
+// one-element exponent of 2 or 3 (decomposed LayerNorm's variance, GELU's
+// tanh form) multiplies instead, at a fraction of the cost: x * x is the
+// correctly rounded square pow returns; x * x * x rounds twice, so it may
+// differ from pow in the last bit.
 #pragma once
 
 #include <cmath>
@@ -38,6 +42,17 @@ template <> struct kernel<ops::Pow, cpu> {
   template <ops::signature S> static status run(const call<ops::Pow>& c) {
     using X = storage_t<S[0]>;
     using Y = storage_t<S[1]>;
+    if constexpr ((std::is_same_v<X, float> || std::is_same_v<X, double>) && std::is_arithmetic_v<Y>) {
+      if (c.input(1).size() == 1) {
+        const double y = static_cast<double>(c.input(1).template data<Y>()[0]);
+        auto with = [&](auto f) {
+          return kernels::cpu::broadcast_binary<X, X, Y>(c.input(0), c.input(1), c.output(0), f, c.pool(),
+                                                         kernels::cpu::elementwise_grain);
+        };
+        if (y == 2) return with([](X x, Y) { return x * x; });
+        if (y == 3) return with([](X x, Y) { return x * x * x; });
+      }
+    }
     return kernels::cpu::broadcast_binary<X, X, Y>(c.input(0), c.input(1), c.output(0), kernels::cpu::power_fn{},
                                                    c.pool(), kernels::cpu::transcendental_grain);
   }

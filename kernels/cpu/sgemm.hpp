@@ -34,12 +34,16 @@
 namespace onyx::kernels::cpu {
 
 /// What is applied to each element of C after the product: a bias, then a
-/// clamp (Relu: min = 0; Clip: min, max). Lets Conv/Gemm + bias + activation fuse.
+/// clamp (Relu: min = 0; Clip: min, max), then a pointwise function (GELU)
+/// mapped over each finished tile while it is still in cache. Lets
+/// Conv/Gemm/MatMul + bias + activation fuse.
 struct gemm_epilogue {
   enum class bias_kind { none, per_row, per_col };
+  enum class function { none, gelu, gelu_tanh };  // isa::table::f32_gelu, f32_gelu_tanh
   const float* bias = nullptr;  // M floats (per_row) or N floats (per_col)
   bias_kind kind = bias_kind::none;
   float min = -INFINITY, max = INFINITY;
+  function then = function::none;
 };
 
 /// C = op(A) * op(B) as described above. `pool` may be null (serial).

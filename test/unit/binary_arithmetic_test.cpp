@@ -131,6 +131,17 @@ TEST_CASE("Pow over (T, T1) pairs", "[elementwise]") {
   CHECK(bad.error().message().find("type constraint T") != std::string::npos);
 }
 
+TEST_CASE("Pow by a one-element 2 or 3 (the multiply path) against std::pow", "[elementwise]") {
+  auto x = test::random_values<float>(1000, -30, 30, 33);
+  for (float e : {2.0f, 3.0f}) {
+    auto r = test::run_op<ops::Pow>({tensor::from(x, {10, 100}), tensor::from(std::vector<float>{e}, {})});
+    REQUIRE(r.ok());
+    std::vector<float> want(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) want[i] = std::pow(x[i], e);
+    test::require_close((*r)[0], want, e == 2 ? 0 : 2.4e-7, 0);  // x * x * x rounds twice
+  }
+}
+
 TEST_CASE("Mod: floor (fmod = 0) and truncating (fmod = 1) semantics", "[elementwise]") {
   auto a = tensor::from(std::vector<std::int32_t>{7, -7, 7, -7, 5, 6}, {6});
   auto b = tensor::from(std::vector<std::int32_t>{3, 3, -3, -3, 0, -1}, {6});

@@ -1,8 +1,9 @@
 // ops::LayerNormalization: normalizes X over its axes [axis, rank) (mean and
 // biased variance per row), then Y = normalized * Scale + B, with Scale and B
 // broadcast to X's shape [axis:]. Optional outputs Mean and InvStdDev have
-// X's leading dims and 1s. Opset 17-latest. Statistics are computed in double
-// and returned as float32 (stash_type 1; other stash types are refused).
+// X's leading dims and 1s. Opset 17-latest. Statistics are returned as
+// float32 (stash_type 1; other stash types are refused); they are computed in
+// float for float32 X with a full Scale row, in double otherwise.
 // Kernel: float16/32/64, bfloat16. Tested in test/unit/normalization_test.cpp.
 #pragma once
 

@@ -11,6 +11,7 @@
 #include "onyx/ops/conv_transpose.hpp"
 #include "onyx/ops/deform_conv.hpp"
 #include "onyx/ops/fused/conv.hpp"
+#include "onyx/ops/fused/mat_mul.hpp"
 #include "onyx/ops/gemm.hpp"
 #include "onyx/ops/global_average_pool.hpp"
 #include "onyx/ops/global_lp_pool.hpp"
@@ -57,6 +58,7 @@ using nn_ops = op_list<
     ops::MeanVarianceNormalization,
     ops::Gemm,
     ops::MatMul,
+    ops::fused::MatMul,
     ops::Softmax,
     ops::Softmax_v1,
     ops::LogSoftmax,

@@ -323,6 +323,50 @@ void erf_array(const float* x, float* y, std::int64_t n) {
   map(x, y, n, [](vec v) { return erf_of(v); });
 }
 
+// GELU, erf form x/2 (1 + erf(x / sqrt 2)), and tanh form
+// x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))); x == y is allowed (a GEMM
+// epilogue applies them in place to the rows of a finished tile).
+void gelu_array(const float* x, float* y, std::int64_t n) {
+  map(x, y, n, [](vec v) { return (vec(0.5f) * v) * (vec(1.0f) + erf_of(v * vec(0.70710678118654752f))); });
+}
+void gelu_tanh_array(const float* x, float* y, std::int64_t n) {
+  map(x, y, n, [](vec v) {
+    const vec inner = vec(0.79788456080286535f) * fmadd(vec(0.044715f) * v * v, v, v);
+    return (vec(0.5f) * v) * (vec(1.0f) + tanh_of(inner));
+  });
+}
+
+// LayerNorm of one row (isa::f32_layer_norm_fn): vector sums, scalar tails.
+void layer_norm_row(const float* x, float* y, std::int64_t n, const float* scale, const float* bias, float eps,
+                    float* stats) {
+  const std::int64_t whole = n - n % lanes;
+  vec s(0.0f);
+  for (std::int64_t i = 0; i < whole; i += lanes) s = s + load_vec(x + i);
+  float sum = reduce_add(s);
+  for (std::int64_t i = whole; i < n; ++i) sum += x[i];
+  const float mean = sum / static_cast<float>(n);
+  const vec m(mean);
+  vec q(0.0f);
+  for (std::int64_t i = 0; i < whole; i += lanes) {
+    const vec d = load_vec(x + i) - m;
+    q = fmadd(d, d, q);
+  }
+  float sq = reduce_add(q);
+  for (std::int64_t i = whole; i < n; ++i) sq += (x[i] - mean) * (x[i] - mean);
+  const float inv = 1.0f / std::sqrt(sq / static_cast<float>(n) + eps);
+  const vec iv(inv);
+  if (bias) {
+    for (std::int64_t i = 0; i < whole; i += lanes)
+      store_vec(y + i, fmadd((load_vec(x + i) - m) * iv, load_vec(scale + i), load_vec(bias + i)));
+    for (std::int64_t i = whole; i < n; ++i) y[i] = (x[i] - mean) * inv * scale[i] + bias[i];
+  } else {
+    for (std::int64_t i = 0; i < whole; i += lanes) store_vec(y + i, (load_vec(x + i) - m) * iv * load_vec(scale + i));
+    for (std::int64_t i = whole; i < n; ++i) y[i] = (x[i] - mean) * inv * scale[i];
+  }
+  stats[0] = mean;
+  stats[1] = inv;
+}
+
 // Softmax over one contiguous row: max, then y = exp(x - max) with a running
 // vector sum, then y *= 1/sum. The tail goes through a copy padded with -inf,
 // which contributes exp(-inf) = 0 to the sum.

@@ -1,4 +1,5 @@
 // The f32 micro-kernels compiled for avx2 (AVX2+FMA, 8 lanes). See f32_kernels.ipp.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -25,6 +26,12 @@ void f32_exp__avx2_x8(const float* x, float* y, std::int64_t n) { exp_array(x, y
 void f32_logistic__avx2_x8(const float* x, float* y, std::int64_t n) { logistic_array(x, y, n); }
 void f32_tanh__avx2_x8(const float* x, float* y, std::int64_t n) { tanh_array(x, y, n); }
 void f32_erf__avx2_x8(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
+void f32_gelu__avx2_x8(const float* x, float* y, std::int64_t n) { gelu_array(x, y, n); }
+void f32_gelu_tanh__avx2_x8(const float* x, float* y, std::int64_t n) { gelu_tanh_array(x, y, n); }
+void f32_layer_norm_row__avx2_x8(const float* x, float* y, std::int64_t n, const float* scale, const float* bias,
+                         float eps, float* stats) {
+  layer_norm_row(x, y, n, scale, bias, eps, stats);
+}
 void f32_softmax_row__avx2_x8(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
 
 void f32_winograd_f4k3_input__avx2_x8(const winograd_input_args& a) { winograd_f4k3_input(a); }
@@ -47,6 +54,9 @@ const table kernel_table = {
     .f32_logistic = f32_logistic__avx2_x8,
     .f32_tanh = f32_tanh__avx2_x8,
     .f32_erf = f32_erf__avx2_x8,
+    .f32_gelu = f32_gelu__avx2_x8,
+    .f32_gelu_tanh = f32_gelu_tanh__avx2_x8,
+    .f32_layer_norm_row = f32_layer_norm_row__avx2_x8,
     .f32_softmax_row = f32_softmax_row__avx2_x8,
     .f32_dwconv = f32_dwconv__avx2_x8,
     .f32_pool = f32_pool__avx2_x8,

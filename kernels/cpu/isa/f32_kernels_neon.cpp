@@ -5,6 +5,7 @@
 // in 29 of the 32 registers; 8 rows fit the output channels of a Conv
 // (multiples of 8), 12 columns the 768-wide hidden sizes of BERT-style
 // models. The narrow tile is 8x8 (Winograd blocks of few tiles).
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -32,6 +33,12 @@ void f32_exp__neon_x4(const float* x, float* y, std::int64_t n) { exp_array(x, y
 void f32_logistic__neon_x4(const float* x, float* y, std::int64_t n) { logistic_array(x, y, n); }
 void f32_tanh__neon_x4(const float* x, float* y, std::int64_t n) { tanh_array(x, y, n); }
 void f32_erf__neon_x4(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
+void f32_gelu__neon_x4(const float* x, float* y, std::int64_t n) { gelu_array(x, y, n); }
+void f32_gelu_tanh__neon_x4(const float* x, float* y, std::int64_t n) { gelu_tanh_array(x, y, n); }
+void f32_layer_norm_row__neon_x4(const float* x, float* y, std::int64_t n, const float* scale, const float* bias,
+                         float eps, float* stats) {
+  layer_norm_row(x, y, n, scale, bias, eps, stats);
+}
 void f32_softmax_row__neon_x4(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
 
 void f32_winograd_f4k3_input__neon_x4(const winograd_input_args& a) { winograd_f4k3_input(a); }
@@ -54,6 +61,9 @@ const table kernel_table = {
     .f32_logistic = f32_logistic__neon_x4,
     .f32_tanh = f32_tanh__neon_x4,
     .f32_erf = f32_erf__neon_x4,
+    .f32_gelu = f32_gelu__neon_x4,
+    .f32_gelu_tanh = f32_gelu_tanh__neon_x4,
+    .f32_layer_norm_row = f32_layer_norm_row__neon_x4,
     .f32_softmax_row = f32_softmax_row__neon_x4,
     .f32_dwconv = f32_dwconv__neon_x4,
     .f32_pool = f32_pool__neon_x4,

@@ -1,4 +1,5 @@
 // The f32 micro-kernels compiled for scalar (plain C++, one lane). See f32_kernels.ipp.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -26,6 +27,12 @@ void f32_exp__scalar_x1(const float* x, float* y, std::int64_t n) { exp_array(x,
 void f32_logistic__scalar_x1(const float* x, float* y, std::int64_t n) { logistic_array(x, y, n); }
 void f32_tanh__scalar_x1(const float* x, float* y, std::int64_t n) { tanh_array(x, y, n); }
 void f32_erf__scalar_x1(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
+void f32_gelu__scalar_x1(const float* x, float* y, std::int64_t n) { gelu_array(x, y, n); }
+void f32_gelu_tanh__scalar_x1(const float* x, float* y, std::int64_t n) { gelu_tanh_array(x, y, n); }
+void f32_layer_norm_row__scalar_x1(const float* x, float* y, std::int64_t n, const float* scale, const float* bias,
+                         float eps, float* stats) {
+  layer_norm_row(x, y, n, scale, bias, eps, stats);
+}
 void f32_softmax_row__scalar_x1(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
 
 void f32_winograd_f4k3_input__scalar_x1(const winograd_input_args& a) { winograd_f4k3_input(a); }
@@ -48,6 +55,9 @@ const table kernel_table = {
     .f32_logistic = f32_logistic__scalar_x1,
     .f32_tanh = f32_tanh__scalar_x1,
     .f32_erf = f32_erf__scalar_x1,
+    .f32_gelu = f32_gelu__scalar_x1,
+    .f32_gelu_tanh = f32_gelu_tanh__scalar_x1,
+    .f32_layer_norm_row = f32_layer_norm_row__scalar_x1,
     .f32_softmax_row = f32_softmax_row__scalar_x1,
     .f32_dwconv = f32_dwconv__scalar_x1,
     .f32_pool = f32_pool__scalar_x1,

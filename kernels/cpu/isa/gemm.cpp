@@ -149,6 +149,9 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
   const float* row_bias = ep.kind == gemm_epilogue::bias_kind::per_row ? ep.bias : nullptr;
   const float* col_bias = ep.kind == gemm_epilogue::bias_kind::per_col ? ep.bias : nullptr;
   const bool clamp = ep.min > -INFINITY || ep.max < INFINITY;
+  const isa::f32_unary_fn then = ep.then == gemm_epilogue::function::gelu        ? g.kernels->f32_gelu
+                                 : ep.then == gemm_epilogue::function::gelu_tanh ? g.kernels->f32_gelu_tanh
+                                                                                 : nullptr;
 
   for (int64_t jc = n0; jc < n1; jc += nc_block) {
     const int64_t nc = std::min(nc_block, n1 - jc);
@@ -170,10 +173,12 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
           p.col_bias = last && col_bias ? col_bias + jc + jr : nullptr;
           for (int64_t ir = 0; ir < mc; ir += mr) {
             p.row_bias = last && row_bias ? row_bias + ic + ir : nullptr;
-            g.kernels->f32_gemm(kc, a.data + (ir / mr) * a.stride, b.data + (jr / nr) * b.stride,
-                                g.C + (ic + ir) * g.ldc + jc + jr, g.ldc,
-                                static_cast<int>(std::min<int64_t>(mr, mc - ir)),
-                                static_cast<int>(std::min<int64_t>(nr, nc - jr)), p);
+            float* c = g.C + (ic + ir) * g.ldc + jc + jr;
+            const int m = static_cast<int>(std::min<int64_t>(mr, mc - ir));
+            const int n = static_cast<int>(std::min<int64_t>(nr, nc - jr));
+            g.kernels->f32_gemm(kc, a.data + (ir / mr) * a.stride, b.data + (jr / nr) * b.stride, c, g.ldc, m, n, p);
+            if (last && then)
+              for (int i = 0; i < m; ++i) then(c + i * g.ldc, c + i * g.ldc, n);
           }
         }
       }

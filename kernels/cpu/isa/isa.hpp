@@ -135,6 +135,12 @@ using f32_winograd_output_fn = void (*)(const winograd_output_args&);
 
 /// y[i] = f(x[i]) for i < n; y may equal x.
 using f32_unary_fn = void (*)(const float* x, float* y, std::int64_t n);
+/// LayerNorm of one contiguous row of n floats (n >= 1): mean and biased
+/// variance in float with vector partial sums (two passes), then
+/// y = (x - mean) * inv_std * scale[j] (+ bias[j] unless bias is null);
+/// stats[0] = mean, stats[1] = inv_std = 1 / sqrt(var + eps).
+using f32_layer_norm_fn = void (*)(const float* x, float* y, std::int64_t n, const float* scale, const float* bias,
+                                   float eps, float* stats);
 
 /// The micro-kernels of one level. Names follow <dtype>_<op>__<isa>_<tile>;
 /// `gemm_name` is the GEMM kernel's (e.g. "f32_gemm__avx512_12x32").
@@ -152,6 +158,9 @@ struct table {
   f32_unary_fn f32_logistic;  // 1 / (1 + exp(-x))
   f32_unary_fn f32_tanh;      // abs and rel err ~1e-6
   f32_unary_fn f32_erf;       // abs err < 1e-6
+  f32_unary_fn f32_gelu;      // x/2 (1 + erf(x / sqrt 2)); in place allowed
+  f32_unary_fn f32_gelu_tanh; // x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))); in place allowed
+  f32_layer_norm_fn f32_layer_norm_row;
   f32_unary_fn f32_softmax_row;  // y = exp(x - max x) / sum; n == 0 writes nothing
   f32_dwconv_fn f32_dwconv;
   f32_pool_fn f32_pool;

@@ -11,10 +11,14 @@
 #include <string_view>
 
 #include "onyx/graph/passes/compute_float16_in_float32.hpp"
+#include "onyx/graph/passes/fuse_attention.hpp"
 #include "onyx/graph/passes/fold_constants.hpp"
 #include "onyx/graph/passes/fuse_batch_norm.hpp"
 #include "onyx/graph/passes/fuse_conv.hpp"
+#include "onyx/graph/passes/fuse_gelu.hpp"
 #include "onyx/graph/passes/fuse_gemm.hpp"
+#include "onyx/graph/passes/fuse_layer_norm.hpp"
+#include "onyx/graph/passes/fuse_matmul.hpp"
 #include "onyx/graph/passes/remove_dead_nodes.hpp"
 
 namespace onyx::graph::passes {
@@ -44,9 +48,15 @@ inline constexpr std::array pipeline{
          [](graph& g, inferred& st, const pass_context& c) {
            return c.options.compute_float16_in_float32 ? compute_float16_in_float32(g, st, c.ops, c.evaluate) : ok();
          }},
+    pass{"fuse_layer_norm",
+         [](graph& g, inferred& st, const pass_context& c) { return fuse_layer_norm(g, st, c.ops); }},
+    pass{"fuse_gelu", [](graph& g, inferred& st, const pass_context& c) { return fuse_gelu(g, st, c.ops); }},
+    pass{"fuse_attention",
+         [](graph& g, inferred& st, const pass_context& c) { return fuse_attention(g, st, c.ops); }},
     pass{"fuse_conv", [](graph& g, inferred& st, const pass_context& c) { return fuse_conv(g, st, c.ops); }},
     pass{"fuse_batch_norm", [](graph& g, inferred& st, const pass_context&) { return fuse_batch_norm(g, st); }},
     pass{"fuse_gemm", [](graph& g, inferred& st, const pass_context& c) { return fuse_gemm(g, st, c.ops); }},
+    pass{"fuse_matmul", [](graph& g, inferred& st, const pass_context& c) { return fuse_matmul(g, st, c.ops); }},
     pass{"remove_dead_nodes",
          [](graph& g, inferred& st, const pass_context&) {
            remove_dead_nodes(g, st);

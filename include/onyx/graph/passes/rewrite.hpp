@@ -15,6 +15,7 @@
 // Tested in test/unit/rewrite_test.cpp.
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -135,6 +136,29 @@ inline std::optional<float> float_scalar_of(const graph& g, int id) {
   if (c->type() == dtype::float32) return c->data<float>()[0];
   if (c->type() == dtype::float16) return to_float(c->data<float16_t>()[0]);
   return std::nullopt;
+}
+
+/// Whether value `id` is a one-element float32/float16 constant within
+/// `rel` (relative) of `want`.
+inline bool is_scalar(const graph& g, int id, double want, double rel = 1e-6) {
+  auto v = float_scalar_of(g, id);
+  return v && std::abs(static_cast<double>(*v) - want) <= rel * std::abs(want);
+}
+
+/// The input of two-input node `n` that is not `id`, or -1 when `n` does not
+/// read `id` as one of exactly two inputs.
+inline int other_input(const node& n, int id) {
+  if (n.inputs.size() != 2) return -1;
+  return n.inputs[0] == id ? n.inputs[1] : n.inputs[1] == id ? n.inputs[0] : -1;
+}
+
+/// The node that writes each value, or -1 (graph inputs, constants).
+inline std::vector<int> producers(const graph& g) {
+  std::vector<int> p(g.values.size(), -1);
+  for (std::size_t k = 0; k < g.nodes.size(); ++k)
+    for (int id : g.nodes[k].outputs)
+      if (id >= 0) p[id] = static_cast<int>(k);
+  return p;
 }
 
 }  // namespace onyx::graph::passes
