@@ -6,7 +6,11 @@
 // entry. With sequence_lens, entry b runs its own L_b steps (a reverse pass
 // starts at L_b - 1), stops updating afterwards, and leaves zeros in Y.
 // Everything is computed in float32; float16 is widened once on entry and
-// narrowed once on exit, so one instantiation serves both.
+// narrowed once on exit, so one instantiation serves both. Prepare parses the
+// attributes once and packs constant W^T and R^T per direction, so neither
+// SGEMM packs weights per run; an LSTM with the default activations (no
+// clip, peepholes or coupled gate) evaluates each step's gates as whole rows
+// through the ISA logistic and tanh kernels.
 #pragma once
 
 #include <algorithm>
@@ -15,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cpu/isa/isa.hpp"
 #include "kernels/cpu/sgemm.hpp"
 #include "onyx/core/float_convert.hpp"
 #include "onyx/ops/gru.hpp"
@@ -113,9 +118,26 @@ inline std::vector<float> as_floats(const tensor& t) {
   return v;
 }
 
+/// What prepare keeps: the parsed attributes, and per direction W^T and R^T
+/// packed for the SGEMM when W and R are constants (empty otherwise).
+struct prepared {
+  config cfg;
+  std::vector<packed_b> w, r;
+};
+
+/// Whether direction d's LSTM gates are the defaults (sigmoid, tanh, tanh)
+/// with no clip, peepholes or coupled forget gate: then each step's gates run
+/// as whole rows through the ISA logistic and tanh kernels.
+inline bool plain_lstm(const config& cfg, const activation* act, bool peepholes) {
+  using F = activation::fn;
+  return cfg.kind == cell::lstm && !cfg.clip && !peepholes && !cfg.input_forget && act[0].f == F::sigmoid &&
+         act[1].f == F::tanh && act[2].f == F::tanh;
+}
+
 /// Inputs: X, W, R, B, sequence_lens, initial_h, [initial_c, P]; outputs
 /// Y, Y_h, [Y_c].
-inline status run(const kernel_call& c, const config& cfg) {
+inline status run(const kernel_call& c, const prepared& prep) {
+  const config& cfg = prep.cfg;
   const int G = cfg.kind == cell::rnn ? 1 : cfg.kind == cell::gru ? 3 : 4;
   const int per_dir = cfg.kind == cell::rnn ? 1 : cfg.kind == cell::gru ? 2 : 3;
   const int dirs = cfg.direction == "bidirectional" ? 2 : 1;
@@ -151,7 +173,12 @@ inline status run(const kernel_call& c, const config& cfg) {
       len[static_cast<std::size_t>(b)] = l;
     }
 
-  const auto xf = as_floats(x), wf = as_floats(w), rf = as_floats(r);
+  // W and R packed at prepare (when constant and of this run's sizes), else widened now.
+  const bool packed = prep.w.size() == static_cast<std::size_t>(dirs) && prep.w[0].rows() == I &&
+                      prep.w[0].cols() == GH && prep.r[0].rows() == H && prep.w[0].isa() == isa::active().isa;
+  std::vector<float> xcopy = x.type() == dtype::float32 ? std::vector<float>{} : as_floats(x);
+  const float* xf = xcopy.empty() ? x.data<float>() : xcopy.data();
+  const auto wf = packed ? std::vector<float>{} : as_floats(w), rf = packed ? std::vector<float>{} : as_floats(r);
   const auto bf = bias ? as_floats(*bias) : std::vector<float>(static_cast<std::size_t>(dirs * 2 * GH), 0.0f);
   const auto pf = peep ? as_floats(*peep) : std::vector<float>(static_cast<std::size_t>(dirs * 3 * H), 0.0f);
   auto state0 = [&](const tensor* s) {
@@ -171,11 +198,13 @@ inline status run(const kernel_call& c, const config& cfg) {
   auto clip = [&](float v) { return cfg.clip ? std::clamp(v, -*cfg.clip, *cfg.clip) : v; };
 
   std::vector<float> xw(static_cast<std::size_t>(S * Bn * GH)), hr(static_cast<std::size_t>(Bn * GH)),
-      rh(static_cast<std::size_t>(Bn * H)), hrh(static_cast<std::size_t>(Bn * H));
+      rh(static_cast<std::size_t>(Bn * H)), hrh(static_cast<std::size_t>(Bn * H)),
+      gates(cfg.kind == cell::lstm ? static_cast<std::size_t>(GH + H) : 0);
+  const isa::table& fns = isa::active();
   for (int d = 0; d < dirs; ++d) {
     const bool reverse = reverse_only || d == 1;
-    const float* W = wf.data() + d * GH * I;
-    const float* R = rf.data() + d * GH * H;
+    const float* W = packed ? nullptr : wf.data() + d * GH * I;
+    const float* R = packed ? nullptr : rf.data() + d * GH * H;
     const float* Wb = bf.data() + d * 2 * GH;
     const float* Rb = Wb + GH;
     const float* P = pf.data() + d * 3 * H;
@@ -183,9 +212,16 @@ inline status run(const kernel_call& c, const config& cfg) {
     float* h = hs.data() + d * Bn * H;
     float* cst = cs.data() + d * Bn * H;
     // XW rows follow X's layout: row (t, b) is t * B + b, or b * S + t.
-    sgemm(false, true, S * Bn, GH, I, 1.0f, xf.data(), I, W, I, 0.0f, xw.data(), GH, c.pool());
+    const bool plain = plain_lstm(cfg, act, peep != nullptr);
+    if (packed)
+      sgemm_packed(false, S * Bn, GH, I, 1.0f, xf, I, prep.w[d], 0.0f, xw.data(), GH, c.pool());
+    else
+      sgemm(false, true, S * Bn, GH, I, 1.0f, xf, I, W, I, 0.0f, xw.data(), GH, c.pool());
     for (std::int64_t k = 0; k < S; ++k) {
-      sgemm(false, true, Bn, GH, H, 1.0f, h, H, R, H, 0.0f, hr.data(), GH, c.pool());
+      if (packed)
+        sgemm_packed(false, Bn, GH, H, 1.0f, h, H, prep.r[d], 0.0f, hr.data(), GH, c.pool());
+      else
+        sgemm(false, true, Bn, GH, H, 1.0f, h, H, R, H, 0.0f, hr.data(), GH, c.pool());
       if (cfg.kind == cell::gru && !cfg.linear_before_reset) {
         // (r . H) Rh^T needs r first: gates z, r of every entry, then one GEMM.
         for (std::int64_t b = 0; b < Bn; ++b) {
@@ -198,7 +234,14 @@ inline status run(const kernel_call& c, const config& cfg) {
             rh[b * H + j] = rg * h[b * H + j];
           }
         }
-        sgemm(false, true, Bn, H, H, 1.0f, rh.data(), H, R + 2 * H * H, H, 0.0f, hrh.data(), H, c.pool());
+        // R's candidate rows are read as stored (rf), also when W and R are packed.
+        const float* Rc = packed ? r.data<float>() + d * GH * H : R;
+        std::vector<float> rc;
+        if (packed && r.type() != dtype::float32) {
+          rc = as_floats(r);
+          Rc = rc.data() + d * GH * H;
+        }
+        sgemm(false, true, Bn, H, H, 1.0f, rh.data(), H, Rc + 2 * H * H, H, 0.0f, hrh.data(), H, c.pool());
       }
       for (std::int64_t b = 0; b < Bn; ++b) {
         const std::int64_t L = len[static_cast<std::size_t>(b)];
@@ -208,6 +251,18 @@ inline status run(const kernel_call& c, const config& cfg) {
         const float* q = hr.data() + b * GH;
         float* hb = h + b * H;
         float* cb = cst + b * H;
+        if (plain) {  // gates i, o, f (sigmoid) then c (tanh): whole rows
+          float* z = gates.data();
+          for (std::int64_t j = 0; j < GH; ++j) z[j] = g[j] + q[j] + Wb[j] + Rb[j];
+          fns.f32_logistic(z, z, 3 * H);
+          fns.f32_tanh(z + 3 * H, z + 3 * H, H);
+          for (std::int64_t j = 0; j < H; ++j) cb[j] = z[2 * H + j] * cb[j] + z[j] * z[3 * H + j];
+          float* tc = z + GH;
+          fns.f32_tanh(cb, tc, H);
+          for (std::int64_t j = 0; j < H; ++j) hb[j] = z[H + j] * tc[j];
+          if (!y.empty()) std::copy_n(hb, H, y_at(t, d, b));
+          continue;
+        }
         for (std::int64_t j = 0; j < H; ++j) {
           auto pre = [&](int gate) { return g[gate * H + j] + q[gate * H + j] + Wb[gate * H + j] + Rb[gate * H + j]; };
           if (cfg.kind == cell::rnn) {
@@ -260,36 +315,66 @@ template <class Attrs> result<config> make_config(const Attrs& a, cell kind, int
   return cfg;
 }
 
+
+/// The config, and W^T and R^T packed per direction when both are constant.
+template <class Attrs>
+result<prepared> prepare_cell(const prepare_info_base& p, const Attrs& a, cell kind, int per_dir) {
+  prepared s;
+  ONYX_ASSIGN(s.cfg, make_config(a, kind, per_dir));
+  const tensor* w = p.constant(1);
+  const tensor* r = p.constant(2);
+  if (!w || !r || w->rank() != 3 || r->rank() != 3 || w->dim(0) != r->dim(0) || w->dim(1) != r->dim(1)) return s;
+  const auto wf = as_floats(*w), rf = as_floats(*r);
+  const std::int64_t GH = w->dim(1), I = w->dim(2), H = r->dim(2);
+  for (std::int64_t d = 0; d < w->dim(0); ++d) {
+    s.w.push_back(pack_b(true, I, GH, wf.data() + d * GH * I, I));
+    s.r.push_back(pack_b(true, H, GH, rf.data() + d * GH * H, H));
+  }
+  return s;
+}
+
 }  // namespace onyx::kernels::cpu::recurrent_detail
 
 namespace onyx {
 
 template <> struct kernel<ops::RNN, cpu> {
   static constexpr std::array types{dtypes::f32 | dtypes::f16};
-  template <ops::signature S> static status run(const call<ops::RNN>& c) {
+  using state = kernels::cpu::recurrent_detail::prepared;
+  template <ops::signature S> static result<state> prepare(const prepare_info<ops::RNN>& p) {
     namespace rd = kernels::cpu::recurrent_detail;
-    ONYX_ASSIGN(auto cfg, rd::make_config(c.attrs(), rd::cell::rnn, 1));
-    return rd::run(c, cfg);
+    ONYX_ASSIGN(state st, rd::prepare_cell(p, p.attrs(), rd::cell::rnn, 1));
+    return st;
+  }
+  template <ops::signature S> static status run(const call<ops::RNN>& c) {
+    return kernels::cpu::recurrent_detail::run(c, c.state<state>());
   }
 };
 
 template <> struct kernel<ops::GRU, cpu> {
   static constexpr std::array types{dtypes::f32 | dtypes::f16};
-  template <ops::signature S> static status run(const call<ops::GRU>& c) {
+  using state = kernels::cpu::recurrent_detail::prepared;
+  template <ops::signature S> static result<state> prepare(const prepare_info<ops::GRU>& p) {
     namespace rd = kernels::cpu::recurrent_detail;
-    ONYX_ASSIGN(auto cfg, rd::make_config(c.attrs(), rd::cell::gru, 2));
-    cfg.linear_before_reset = c.attrs().linear_before_reset != 0;
-    return rd::run(c, cfg);
+    ONYX_ASSIGN(state st, rd::prepare_cell(p, p.attrs(), rd::cell::gru, 2));
+    st.cfg.linear_before_reset = p.attrs().linear_before_reset != 0;
+    return st;
+  }
+  template <ops::signature S> static status run(const call<ops::GRU>& c) {
+    return kernels::cpu::recurrent_detail::run(c, c.state<state>());
   }
 };
 
 template <> struct kernel<ops::LSTM, cpu> {
   static constexpr std::array types{dtypes::f32 | dtypes::f16};
-  template <ops::signature S> static status run(const call<ops::LSTM>& c) {
+  using state = kernels::cpu::recurrent_detail::prepared;
+  template <ops::signature S> static result<state> prepare(const prepare_info<ops::LSTM>& p) {
     namespace rd = kernels::cpu::recurrent_detail;
-    ONYX_ASSIGN(auto cfg, rd::make_config(c.attrs(), rd::cell::lstm, 3));
-    cfg.input_forget = c.attrs().input_forget != 0;
-    return rd::run(c, cfg);
+    ONYX_ASSIGN(state st, rd::prepare_cell(p, p.attrs(), rd::cell::lstm, 3));
+    st.cfg.input_forget = p.attrs().input_forget != 0;
+    return st;
+  }
+  template <ops::signature S> static status run(const call<ops::LSTM>& c) {
+    return kernels::cpu::recurrent_detail::run(c, c.state<state>());
   }
 };
 

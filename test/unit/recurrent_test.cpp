@@ -1,6 +1,6 @@
 // RNN, GRU and LSTM against a scalar reference of one cell step loop:
-// bidirectional RNN with sequence_lens, GRU both reset modes, LSTM with
-// peepholes; and an unknown activation name.
+// bidirectional RNN with sequence_lens, GRU both reset modes, LSTM with and
+// without peepholes; and an unknown activation name.
 #include <catch2/catch.hpp>
 
 #include "kernels/cpu/recurrent.hpp"
@@ -60,13 +60,14 @@ void reference(int kind, bool reverse, int d, int dirs, const std::vector<float>
   }
 }
 
-template <class Op> void check(int kind, int dirs, std::vector<attribute> attrs) {
+template <class Op> void check(int kind, int dirs, std::vector<attribute> attrs, bool peepholes = true) {
   const int G = kind == 0 ? 1 : kind == 3 ? 4 : 3;
   auto x = test::random_values<float>(S * B * I, -1, 1, 51);
   auto w = test::random_values<float>(dirs * G * H * I, -0.5, 0.5, 52);
   auto r = test::random_values<float>(dirs * G * H * H, -0.5, 0.5, 53);
   auto bias = test::random_values<float>(dirs * 2 * G * H, -0.5, 0.5, 54);
   auto p = test::random_values<float>(dirs * 3 * H, -0.5, 0.5, 55);
+  if (!peepholes) std::fill(p.begin(), p.end(), 0.0f);
   std::vector<std::int32_t> lens{4, 2, 3};
   std::vector<float> want(S * dirs * B * H, 0.0f);
   for (int d = 0; d < dirs; ++d)
@@ -75,7 +76,7 @@ template <class Op> void check(int kind, int dirs, std::vector<attribute> attrs)
   std::vector<tensor> in{tensor::from(x, {S, B, I}), tensor::from(w, {dirs, G * H, I}),
                          tensor::from(r, {dirs, G * H, H}), tensor::from(bias, {dirs, 2 * G * H}),
                          tensor::from(lens, {B})};
-  if (kind == 3) in.insert(in.end(), {tensor{}, tensor{}, tensor::from(p, {dirs, 3 * H})});
+  if (kind == 3 && peepholes) in.insert(in.end(), {tensor{}, tensor{}, tensor::from(p, {dirs, 3 * H})});
   attrs.push_back(attr("hidden_size", H));
   if (dirs == 2) attrs.push_back(attr("direction", std::string("bidirectional")));
   auto out = test::run_op<Op>(in, attrs, 2);
@@ -90,6 +91,9 @@ TEST_CASE("GRU both reset modes", "[recurrent]") {
   check<ops::GRU>(2, 2, {attr("linear_before_reset", 1)});
 }
 TEST_CASE("LSTM with peepholes", "[recurrent]") { check<ops::LSTM>(3, 2, {}); }
+// No peepholes and the default activations: the gates run as whole rows
+// through the ISA logistic and tanh (and W, R were packed at prepare).
+TEST_CASE("LSTM without peepholes", "[recurrent]") { check<ops::LSTM>(3, 2, {}, false); }
 
 TEST_CASE("RNN: unknown activation and bad W fail", "[recurrent]") {
   auto x = tensor::from(test::random_values<float>(S * B * I), {S, B, I});

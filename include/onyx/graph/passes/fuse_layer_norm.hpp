@@ -77,7 +77,6 @@ inline status fuse_layer_norm(graph& g, inferred& st, const op_table& ops) {
     if (ks < 0 || !match<ops::Sub>(g.nodes[ks]) || g.nodes[ks].inputs != std::vector<int>{x, g.nodes[k].outputs[0]})
       continue;
     const int d = g.nodes[ks].outputs[0];
-    if (r.count[d] != 2) continue;
     int ksq = -1, kdiv = -1;
     for (std::size_t j = ks + 1; j < g.nodes.size(); ++j) {
       const node& n = g.nodes[j];
@@ -88,7 +87,8 @@ inline status fuse_layer_norm(graph& g, inferred& st, const op_table& ops) {
       else if (match<ops::Div>(n) && n.inputs[0] == d)
         kdiv = static_cast<int>(j);
     }
-    if (ksq < 0 || kdiv < 0) continue;
+    // Mul(d, d) reads d twice.
+    if (ksq < 0 || kdiv < 0 || r.count[d] != (match<ops::Mul>(g.nodes[ksq]) ? 3 : 2)) continue;
     const int kv = next(ksq);
     if (!mean_over_last(g, st, kv, g.nodes[ksq].outputs[0])) continue;
     const int ke = next(kv);
