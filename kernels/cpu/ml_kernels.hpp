@@ -5,3 +5,4 @@
 
 #include "kernels/cpu/array_feature_extractor.hpp"
 #include "kernels/cpu/binarizer.hpp"
+#include "kernels/cpu/tree_ensemble.hpp"

@@ -6,6 +6,7 @@
 
 #include "onyx/ops/array_feature_extractor.hpp"
 #include "onyx/ops/binarizer.hpp"
+#include "onyx/ops/tree_ensemble.hpp"
 
 #include "onyx/ops/op_list.hpp"
 
@@ -14,7 +15,8 @@ namespace onyx {
 // clang-format off
 using ml_ops = op_list<
     ops::Binarizer,
-    ops::ArrayFeatureExtractor>;
+    ops::ArrayFeatureExtractor,
+    ops::TreeEnsemble>;
 // clang-format on
 
 }  // namespace onyx
