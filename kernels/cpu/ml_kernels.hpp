@@ -6,3 +6,5 @@
 #include "kernels/cpu/array_feature_extractor.hpp"
 #include "kernels/cpu/binarizer.hpp"
 #include "kernels/cpu/tree_ensemble.hpp"
+#include "kernels/cpu/tree_ensemble_classifier.hpp"
+#include "kernels/cpu/tree_ensemble_regressor.hpp"

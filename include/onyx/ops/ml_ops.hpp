@@ -7,6 +7,8 @@
 #include "onyx/ops/array_feature_extractor.hpp"
 #include "onyx/ops/binarizer.hpp"
 #include "onyx/ops/tree_ensemble.hpp"
+#include "onyx/ops/tree_ensemble_classifier.hpp"
+#include "onyx/ops/tree_ensemble_regressor.hpp"
 
 #include "onyx/ops/op_list.hpp"
 
@@ -16,7 +18,9 @@ namespace onyx {
 using ml_ops = op_list<
     ops::Binarizer,
     ops::ArrayFeatureExtractor,
-    ops::TreeEnsemble>;
+    ops::TreeEnsemble,
+    ops::TreeEnsembleRegressor,
+    ops::TreeEnsembleClassifier>;
 // clang-format on
 
 }  // namespace onyx
