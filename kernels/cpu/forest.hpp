@@ -357,6 +357,7 @@ void evaluate(const flat_forest<E>& f, const E* x, std::int64_t rows, std::int64
 
 }  // namespace onyx::kernels::cpu::forest
 
+#include "kernels/cpu/ml_inputs.hpp"
 #include "onyx/core/tensor.hpp"
 
 namespace onyx::kernels::cpu::forest {
@@ -373,13 +374,7 @@ inline std::pair<std::int64_t, std::int64_t> rows_and_width(const tensor& x) {
   return {x.dim(0), x.dim(1)};
 }
 
-/// The feature count of X when its type says it (last dim of a rank-1/2
-/// shape), else -1.
-inline std::int64_t known_width(const value_type& t) {
-  if (!t.shape.rank_known || t.shape.rank() < 1 || t.shape.rank() > 2) return -1;
-  const dim& d = t.shape.dims.back();
-  return d.known() ? d.value() : -1;
-}
+using ml::known_width;
 
 /// Aggregated scores of every row of `x` (converted to E where its type
 /// differs): acc and has hold rows x n_targets; AVERAGE is divided by the

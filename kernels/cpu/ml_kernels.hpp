@@ -5,6 +5,11 @@
 
 #include "kernels/cpu/array_feature_extractor.hpp"
 #include "kernels/cpu/binarizer.hpp"
+#include "kernels/cpu/linear_classifier.hpp"
+#include "kernels/cpu/linear_regressor.hpp"
+#include "kernels/cpu/normalizer.hpp"
+#include "kernels/cpu/scaler.hpp"
+#include "kernels/cpu/svm_regressor.hpp"
 #include "kernels/cpu/tree_ensemble.hpp"
 #include "kernels/cpu/tree_ensemble_classifier.hpp"
 #include "kernels/cpu/tree_ensemble_regressor.hpp"

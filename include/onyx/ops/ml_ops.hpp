@@ -6,6 +6,11 @@
 
 #include "onyx/ops/array_feature_extractor.hpp"
 #include "onyx/ops/binarizer.hpp"
+#include "onyx/ops/linear_classifier.hpp"
+#include "onyx/ops/linear_regressor.hpp"
+#include "onyx/ops/normalizer.hpp"
+#include "onyx/ops/scaler.hpp"
+#include "onyx/ops/svm_regressor.hpp"
 #include "onyx/ops/tree_ensemble.hpp"
 #include "onyx/ops/tree_ensemble_classifier.hpp"
 #include "onyx/ops/tree_ensemble_regressor.hpp"
@@ -20,7 +25,12 @@ using ml_ops = op_list<
     ops::ArrayFeatureExtractor,
     ops::TreeEnsemble,
     ops::TreeEnsembleRegressor,
-    ops::TreeEnsembleClassifier>;
+    ops::TreeEnsembleClassifier,
+    ops::Scaler,
+    ops::Normalizer,
+    ops::LinearRegressor,
+    ops::LinearClassifier,
+    ops::SVMRegressor>;
 // clang-format on
 
 }  // namespace onyx
