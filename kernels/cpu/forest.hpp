@@ -15,7 +15,9 @@
 // compares the input against the threshold in the wider of the two types.
 //
 // Evaluation: rows in blocks of `block_rows`, each block walked tree by tree
-// (the tree's nodes stay in cache across the block's rows). Batches are split
+// (the tree's nodes stay in cache across the block's rows), 8 rows in
+// lockstep so their dependent load chains overlap; leftover rows walk 8
+// trees in lockstep instead. Batches are split
 // by rows across the pool; a few rows with many trees are split by trees, each
 // chunk aggregating into its own scores, merged in chunk order. Scores are
 // aggregated in double.
@@ -208,29 +210,65 @@ result<flat_forest<E>> build_forest(const forest_spec<E>& s, std::int64_t width)
 
 namespace detail {
 
-inline constexpr std::int64_t block_rows = 16;
+inline constexpr std::int64_t block_rows = 64;
+inline constexpr int lockstep_rows = 8;
 
-/// The leaf row `x` reaches in the tree rooted at `i`.
+/// Whether node n sends value v to its true branch.
 template <class E, rule R, bool Uniform, bool Missing>
-inline std::int32_t descend(const flat_forest<E>& f, const flat_node<E>* nodes, std::int32_t i, const E* x) {
-  while (i >= 0) {
-    const flat_node<E>& n = nodes[i];
-    const E v = x[n.bits & feature_mask];
-    bool go;
-    if constexpr (Uniform) {
-      if constexpr (R == rule::leq) go = v <= n.split;
-      else if constexpr (R == rule::lt) go = v < n.split;
-      else if constexpr (R == rule::gte) go = v >= n.split;
-      else if constexpr (R == rule::gt) go = v > n.split;
-      else if constexpr (R == rule::eq) go = v == n.split;
-      else go = v != n.split;
-    } else {
-      go = compare(static_cast<rule>((n.bits >> 24) & 15u), v, n.split, f);
-    }
-    if constexpr (Missing) go = go || ((n.bits & missing_bit) && std::isnan(v));
-    i = n.next[go];
+inline bool goes_true(const flat_forest<E>& f, const flat_node<E>& n, E v) {
+  bool go;
+  if constexpr (Uniform) {
+    if constexpr (R == rule::leq) go = v <= n.split;
+    else if constexpr (R == rule::lt) go = v < n.split;
+    else if constexpr (R == rule::gte) go = v >= n.split;
+    else if constexpr (R == rule::gt) go = v > n.split;
+    else if constexpr (R == rule::eq) go = v == n.split;
+    else go = v != n.split;
+  } else {
+    go = compare(static_cast<rule>((n.bits >> 24) & 15u), v, n.split, f);
   }
-  return ~i;
+  if constexpr (Missing) go = go || ((n.bits & missing_bit) && std::isnan(v));
+  return go;
+}
+
+/// The leaves that `G` rows reach in the tree rooted at `root`, walked in
+/// lockstep: each step advances every row that is still at a node, so the G
+/// dependent load chains overlap (a finished row re-reads node 0 and keeps
+/// its leaf). leaves[r] = ~leaf.
+template <int G, class E, rule R, bool Uniform, bool Missing>
+inline void descend(const flat_forest<E>& f, const flat_node<E>* nodes, std::int32_t root, const E* x,
+                    std::int64_t width, std::int32_t* leaves) {
+  for (int r = 0; r < G; ++r) leaves[r] = root;
+  for (bool any = root >= 0; any;) {
+    any = false;
+    for (int r = 0; r < G; ++r) {
+      const std::int32_t i = leaves[r];
+      const flat_node<E>& n = nodes[i < 0 ? 0 : i];
+      const E v = x[r * width + (n.bits & feature_mask)];
+      const std::int32_t next = n.next[goes_true<E, R, Uniform, Missing>(f, n, v)];
+      leaves[r] = i < 0 ? i : next;
+      any = any || leaves[r] >= 0;
+    }
+  }
+}
+
+/// The leaves one row reaches in the G trees rooted at roots[0..G), walked in
+/// lockstep as above (for a few rows and many trees).
+template <int G, class E, rule R, bool Uniform, bool Missing>
+inline void descend_trees(const flat_forest<E>& f, const flat_node<E>* nodes, const std::int32_t* roots, const E* x,
+                          std::int32_t* leaves) {
+  bool any = false;
+  for (int k = 0; k < G; ++k) leaves[k] = roots[k], any = any || roots[k] >= 0;
+  while (any) {
+    any = false;
+    for (int k = 0; k < G; ++k) {
+      const std::int32_t i = leaves[k];
+      const flat_node<E>& n = nodes[i < 0 ? 0 : i];
+      const std::int32_t next = n.next[goes_true<E, R, Uniform, Missing>(f, n, x[n.bits & feature_mask])];
+      leaves[k] = i < 0 ? i : next;
+      any = any || leaves[k] >= 0;
+    }
+  }
 }
 
 /// Adds leaf `l`'s pairs into `acc` (n_targets scores) and `has` (set flags).
@@ -256,23 +294,44 @@ void walk(const flat_forest<E>& f, const E* x, std::int64_t width, std::int64_t 
           std::size_t t1, double* acc, unsigned char* has) {
   const flat_node<E>* nodes = f.nodes.data();
   const std::int64_t nt = f.n_targets;
-  const bool single = f.pair_target.size() + 1 == f.leaf_begin.size() && f.agg != aggregate::min &&
-                      f.agg != aggregate::max;  // every leaf holds one pair and sums
+  const bool sums = f.agg == aggregate::sum || f.agg == aggregate::average;
+  const bool single = sums && f.pair_target.size() + 1 == f.leaf_begin.size();  // every leaf holds one pair
+  auto add = [&](std::int64_t r, std::int32_t leaf) {
+    const std::int32_t l = ~leaf;
+    double* a = acc + (r - r0) * nt;
+    unsigned char* h = has + (r - r0) * nt;
+    if (single) {
+      const std::int32_t p = f.leaf_begin[l];
+      a[f.pair_target[p]] += f.pair_weight[p];
+      h[f.pair_target[p]] = 1;
+    } else if (sums) {
+      for (std::int32_t p = f.leaf_begin[l], pe = f.leaf_begin[l + 1]; p < pe; ++p) {
+        a[f.pair_target[p]] += f.pair_weight[p];
+        h[f.pair_target[p]] = 1;
+      }
+    } else {
+      gather(f, l, a, h);
+    }
+  };
+  std::int32_t leaves[lockstep_rows];
   for (std::int64_t b = r0; b < r1; b += block_rows) {
     const std::int64_t e = std::min(r1, b + block_rows);
-    for (std::size_t t = t0; t < t1; ++t) {
-      const std::int32_t root = f.roots[t];
-      for (std::int64_t r = b; r < e; ++r) {
-        const std::int32_t l = descend<E, R, Uniform, Missing>(f, nodes, root, x + r * width);
-        double* a = acc + (r - r0) * nt;
-        unsigned char* h = has + (r - r0) * nt;
-        if (single) {
-          const std::int32_t p = f.leaf_begin[l];
-          a[f.pair_target[p]] += f.pair_weight[p];
-          h[f.pair_target[p]] = 1;
-        } else {
-          gather(f, l, a, h);
-        }
+    const std::int64_t full = b + (e - b) / lockstep_rows * lockstep_rows;
+    for (std::size_t t = t0; t < t1; ++t)
+      for (std::int64_t r = b; r < full; r += lockstep_rows) {
+        descend<lockstep_rows, E, R, Uniform, Missing>(f, nodes, f.roots[t], x + r * width, width, leaves);
+        for (int k = 0; k < lockstep_rows; ++k) add(r + k, leaves[k]);
+      }
+    // The rows left over: one at a time, trees in lockstep groups.
+    for (std::int64_t r = full; r < e; ++r) {
+      std::size_t t = t0;
+      for (; t + lockstep_rows <= t1; t += lockstep_rows) {
+        descend_trees<lockstep_rows, E, R, Uniform, Missing>(f, nodes, f.roots.data() + t, x + r * width, leaves);
+        for (int k = 0; k < lockstep_rows; ++k) add(r, leaves[k]);
+      }
+      for (; t < t1; ++t) {
+        descend_trees<1, E, R, Uniform, Missing>(f, nodes, f.roots.data() + t, x + r * width, leaves);
+        add(r, leaves[0]);
       }
     }
   }
@@ -407,7 +466,8 @@ status score_rows(const flat_forest<E>& f, const tensor& x, std::vector<double>&
 
 }  // namespace onyx::kernels::cpu::forest
 
-#include <map>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace onyx::kernels::cpu::forest {
 
@@ -452,7 +512,13 @@ result<forest_spec<E>> from_node_lists(const node_lists<E>& l, std::int64_t n_ta
     return bad("the leaf weight lists have different lengths (tree ids " + std::to_string(l.w_treeids.size()) +
                ", node ids " + std::to_string(l.w_nodeids.size()) + ", targets " + std::to_string(w) + ", weights " +
                std::to_string(l.weights.size()) + ")");
-  std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> index;
+  struct pair_hash {
+    std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& p) const {
+      return std::hash<std::int64_t>()(p.first * 0x9E3779B97F4A7C15LL ^ p.second);
+    }
+  };
+  std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::size_t, pair_hash> index;
+  index.reserve(n);
   for (std::size_t i = 0; i < n; ++i)
     if (!index.emplace(std::pair{l.treeids[i], l.nodeids[i]}, i).second)
       return bad("node (tree " + std::to_string(l.treeids[i]) + ", id " + std::to_string(l.nodeids[i]) +
@@ -504,10 +570,9 @@ result<forest_spec<E>> from_node_lists(const node_lists<E>& l, std::int64_t n_ta
                  std::to_string(l.w_nodeids[k]) + "), which is not a LEAF node");
     s.leaves[static_cast<std::size_t>(leaf_of[it->second])].push_back({l.w_ids[k], l.weights[k]});
   }
-  std::vector<std::int64_t> seen;
+  std::unordered_set<std::int64_t> seen;
   for (std::size_t i = 0; i < n; ++i) {
-    if (std::find(seen.begin(), seen.end(), l.treeids[i]) != seen.end()) continue;
-    seen.push_back(l.treeids[i]);
+    if (!seen.insert(l.treeids[i]).second) continue;
     s.roots.push_back(leaf_of[i] >= 0 ? child{true, leaf_of[i]} : child{false, node_of[i]});
   }
   return s;
