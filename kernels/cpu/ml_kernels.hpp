@@ -9,6 +9,7 @@
 #include "kernels/cpu/linear_regressor.hpp"
 #include "kernels/cpu/normalizer.hpp"
 #include "kernels/cpu/scaler.hpp"
+#include "kernels/cpu/svm_classifier.hpp"
 #include "kernels/cpu/svm_regressor.hpp"
 #include "kernels/cpu/tree_ensemble.hpp"
 #include "kernels/cpu/tree_ensemble_classifier.hpp"

@@ -71,3 +71,84 @@ TEST_CASE("SVMRegressor: linear mode, one-class, bad lengths", "[ml][svm]") {
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.error().message(), Catch::Contains("support_vectors has 3 values"));
 }
+
+namespace {
+attribute sattr(std::string name, std::vector<std::string> v) { return {std::move(name), std::move(v)}; }
+}  // namespace
+
+TEST_CASE("SVMClassifier: one-vs-one votes and pairwise scores, 3 classes, RBF", "[ml][svm]") {
+  thread_pool pool(2);
+  const std::int64_t features = 5, rows = 29;
+  const std::vector<std::int64_t> per_class{3, 4, 2};
+  const std::int64_t total = 9;
+  auto sv = test::random_values<float>(total * features, -1, 1, 11);
+  auto coef = test::random_values<float>(2 * total, -2, 2, 12);
+  std::vector<float> rho{0.1f, -0.2f, 0.3f};
+  auto x = test::random_values<float>(rows * features, -1, 1, 13);
+  std::vector<float> expect_z;
+  std::vector<std::int64_t> expect_y;
+  const std::int64_t start[3] = {0, 3, 7};
+  for (std::int64_t r = 0; r < rows; ++r) {
+    double kv[9];
+    for (std::int64_t j = 0; j < total; ++j)
+      kv[j] = kernel_value("RBF", x.data() + r * features, sv.data() + j * features, features, 0.7, 0, 0);
+    int votes[3] = {0, 0, 0}, idx = 0;
+    for (int i = 0; i < 2; ++i)
+      for (int j = i + 1; j < 3; ++j, ++idx) {
+        double s = rho[static_cast<std::size_t>(idx)];
+        for (std::int64_t m = 0; m < per_class[static_cast<std::size_t>(i)]; ++m)
+          s += coef[static_cast<std::size_t>((j - 1) * total + start[i] + m)] * kv[start[i] + m];
+        for (std::int64_t m = 0; m < per_class[static_cast<std::size_t>(j)]; ++m)
+          s += coef[static_cast<std::size_t>(i * total + start[j] + m)] * kv[start[j] + m];
+        expect_z.push_back(static_cast<float>(s));
+        ++votes[s > 0 ? i : j];
+      }
+    const int best = votes[1] > votes[0] ? (votes[2] > votes[1] ? 2 : 1) : (votes[2] > votes[0] ? 2 : 0);
+    expect_y.push_back(100 + best);
+  }
+  auto r = test::run_op<ops::SVMClassifier>(
+      {tensor::from(x, {rows, features})},
+      {attr("kernel_type", std::string("RBF")), attr("kernel_params", std::vector<float>{0.7f, 0, 0}),
+       attr("vectors_per_class", per_class), attr("support_vectors", sv), attr("coefficients", coef), attr("rho", rho),
+       attr("classlabels_ints", std::vector<std::int64_t>{100, 101, 102})},
+      2, &pool);
+  REQUIRE(r.ok());
+  test::require_close((*r)[0], expect_y, 0, 0);
+  REQUIRE((*r)[1].shape() == extents{rows, 3});
+  test::require_close((*r)[1], expect_z, 1e-5, 1e-5);
+}
+
+TEST_CASE("SVMClassifier: two classes, with and without Platt probabilities; liblinear mode", "[ml][svm]") {
+  // One support vector per class, linear kernel: s = c0 * (x.v0) + c1 * (x.v1) + rho.
+  std::vector<attribute> a{attr("kernel_type", std::string("LINEAR")),
+                           attr("vectors_per_class", std::vector<std::int64_t>{1, 1}),
+                           attr("support_vectors", std::vector<float>{1, 0, 0, 1}),
+                           attr("coefficients", std::vector<float>{1, -1}), attr("rho", std::vector<float>{0.5f}),
+                           sattr("classlabels_strings", {"neg", "pos"})};
+  const tensor x = tensor::from(std::vector<float>{1, 3, 2, 0}, {2, 2});
+  // Scores: 1 - 3 + 0.5 = -1.5 (votes class 1), 2 - 0 + 0.5 = 2.5 (class 0).
+  auto r = test::run_op<ops::SVMClassifier>({x}, a, 2);
+  REQUIRE(r.ok());
+  CHECK((*r)[0].values<std::string>()[0] == "pos");
+  CHECK((*r)[0].values<std::string>()[1] == "neg");
+  test::require_close((*r)[1], std::vector<float>{1.5f, -1.5f, -2.5f, 2.5f});
+  // Platt: p(class 0 over 1) = 1 - logistic(A s + B), the coupling of two
+  // classes gives (p, 1 - p) (to its 0.0025 stopping tolerance).
+  a.push_back(attr("prob_a", std::vector<float>{-2.0f}));
+  a.push_back(attr("prob_b", std::vector<float>{0.1f}));
+  auto p = test::run_op<ops::SVMClassifier>({x}, a, 2);
+  REQUIRE(p.ok());
+  for (int i = 0; i < 2; ++i) {
+    const double s = i == 0 ? -1.5 : 2.5;
+    const double p0 = 1 - 1 / (1 + std::exp(-(-2.0 * s + 0.1)));
+    CHECK((*p)[1].data<float>()[2 * i] == Approx(p0).margin(3e-3));
+    CHECK((*p)[1].data<float>()[2 * i + 1] == Approx(1 - p0).margin(3e-3));
+  }
+  // liblinear mode: Z = X W^T + rho[0] per class, label of the best score.
+  auto l = test::run_op<ops::SVMClassifier>(
+      {x}, {attr("coefficients", std::vector<float>{1, 0, 0, 1, -1, 1}), attr("rho", std::vector<float>{0.25f}),
+            attr("classlabels_ints", std::vector<std::int64_t>{5, 6, 7})}, 2);
+  REQUIRE(l.ok());
+  test::require_close((*l)[1], std::vector<float>{1.25f, 3.25f, 2.25f, 2.25f, 0.25f, -1.75f});
+  test::require_close((*l)[0], std::vector<std::int64_t>{6, 5}, 0, 0);
+}

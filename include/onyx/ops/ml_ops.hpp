@@ -10,6 +10,7 @@
 #include "onyx/ops/linear_regressor.hpp"
 #include "onyx/ops/normalizer.hpp"
 #include "onyx/ops/scaler.hpp"
+#include "onyx/ops/svm_classifier.hpp"
 #include "onyx/ops/svm_regressor.hpp"
 #include "onyx/ops/tree_ensemble.hpp"
 #include "onyx/ops/tree_ensemble_classifier.hpp"
@@ -30,7 +31,8 @@ using ml_ops = op_list<
     ops::Normalizer,
     ops::LinearRegressor,
     ops::LinearClassifier,
-    ops::SVMRegressor>;
+    ops::SVMRegressor,
+    ops::SVMClassifier>;
 // clang-format on
 
 }  // namespace onyx
