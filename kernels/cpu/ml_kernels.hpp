@@ -5,9 +5,13 @@
 
 #include "kernels/cpu/array_feature_extractor.hpp"
 #include "kernels/cpu/binarizer.hpp"
+#include "kernels/cpu/category_mapper.hpp"
+#include "kernels/cpu/feature_vectorizer.hpp"
+#include "kernels/cpu/imputer.hpp"
 #include "kernels/cpu/linear_classifier.hpp"
 #include "kernels/cpu/linear_regressor.hpp"
 #include "kernels/cpu/normalizer.hpp"
+#include "kernels/cpu/one_hot_encoder.hpp"
 #include "kernels/cpu/scaler.hpp"
 #include "kernels/cpu/svm_classifier.hpp"
 #include "kernels/cpu/svm_regressor.hpp"

@@ -1,4 +1,6 @@
-// ai.onnx.ml Binarizer and ArrayFeatureExtractor against direct references;
+// ai.onnx.ml Binarizer, ArrayFeatureExtractor, Scaler, Normalizer, the linear
+// models, Imputer, OneHotEncoder, FeatureVectorizer and CategoryMapper against
+// hand-computed results and direct references;
 // out-of-range feature indices fail.
 #include <catch2/catch.hpp>
 
@@ -138,4 +140,63 @@ TEST_CASE("LinearClassifier: labels from raw scores, SOFTMAX scores; the one-col
   CHECK((*b)[0].values<std::string>()[0] == "no");
   REQUIRE((*b)[1].shape() == extents{2, 2});
   test::require_close((*b)[1], std::vector<float>{1.75f, -0.75f, 2.25f, -1.25f});
+}
+
+TEST_CASE("Imputer: NaN or a value replaced per column, floats and ints", "[ml]") {
+  const float nan = std::nanf("");
+  auto r = test::run_op<ops::Imputer>({tensor::from(std::vector<float>{nan, 1, 2, nan, 0, nan}, {2, 3})},
+                                      {attr("imputed_value_floats", std::vector<float>{7, 8, 9}),
+                                       attr("replaced_value_float", nan)});
+  REQUIRE(r.ok());
+  test::require_close((*r)[0], std::vector<float>{7, 1, 2, 7, 0, 9}, 0, 0);
+  auto z = test::run_op<ops::Imputer>({tensor::from(std::vector<double>{0, 1, 0, nan}, {2, 2})},
+                                      {attr("imputed_value_floats", std::vector<float>{5})});
+  REQUIRE(z.ok());
+  test::require_close((*z)[0], std::vector<double>{5, 1, 5, std::nan("")}, 0, 0);
+  auto i = test::run_op<ops::Imputer>({tensor::from(std::vector<std::int64_t>{-1, 3, 4, -1}, {2, 2})},
+                                      {attr("imputed_value_int64s", std::vector<std::int64_t>{10, 20}),
+                                       attr("replaced_value_int64", std::int64_t{-1})});
+  REQUIRE(i.ok());
+  test::require_close((*i)[0], std::vector<std::int64_t>{10, 3, 4, 20}, 0, 0);
+  auto bad = test::run_op<ops::Imputer>({tensor::from(std::vector<float>{1, 2}, {1, 2})},
+                                        {attr("imputed_value_int64s", std::vector<std::int64_t>{1})});
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error().message(), Catch::Contains("imputed_value_floats is empty"));
+}
+
+TEST_CASE("OneHotEncoder: strings and numbers, unknowns zero or an error", "[ml]") {
+  auto s = test::run_op<ops::OneHotEncoder>({test::strings({"b", "z", "a"}, {3})}, {sattr("cats_strings", {"a", "b"})});
+  REQUIRE(s.ok());
+  REQUIRE((*s)[0].shape() == extents{3, 2});
+  test::require_close((*s)[0], std::vector<float>{0, 1, 0, 0, 1, 0}, 0, 0);
+  auto d = test::run_op<ops::OneHotEncoder>({tensor::from(std::vector<double>{3.0, 1.0}, {1, 2})},
+                                            {attr("cats_int64s", std::vector<std::int64_t>{1, 2, 3})});
+  REQUIRE(d.ok());
+  REQUIRE((*d)[0].shape() == extents{1, 2, 3});
+  test::require_close((*d)[0], std::vector<float>{0, 0, 1, 1, 0, 0}, 0, 0);
+  auto bad = test::run_op<ops::OneHotEncoder>({tensor::from(std::vector<std::int64_t>{4}, {1})},
+                                              {attr("cats_int64s", std::vector<std::int64_t>{1}), attr("zeros", 0)});
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error().message(), Catch::Contains("no category"));
+}
+
+TEST_CASE("FeatureVectorizer: inputs cut or padded to their dimensions, mixed types", "[ml]") {
+  auto r = test::run_op<ops::FeatureVectorizer>(
+      {tensor::from(std::vector<std::int64_t>{1, 2, 3, 4, 5, 6}, {2, 3}), tensor::from(std::vector<double>{0.5, 1.5}, {2, 1})},
+      {attr("inputdimensions", std::vector<std::int64_t>{2, 3})});
+  REQUIRE(r.ok());
+  REQUIRE((*r)[0].shape() == extents{2, 5});
+  test::require_close((*r)[0], std::vector<float>{1, 2, 0.5f, 0, 0, 4, 5, 1.5f, 0, 0}, 0, 0);
+}
+
+TEST_CASE("CategoryMapper: both directions with defaults", "[ml]") {
+  std::vector<attribute> a{sattr("cats_strings", {"cat", "dog"}), attr("cats_int64s", std::vector<std::int64_t>{1, 2}),
+                           attr("default_int64", std::int64_t{-9}), attr("default_string", std::string("?"))};
+  auto r = test::run_op<ops::CategoryMapper>({test::strings({"dog", "cow", "cat"}, {3})}, a);
+  REQUIRE(r.ok());
+  test::require_close((*r)[0], std::vector<std::int64_t>{2, -9, 1}, 0, 0);
+  auto b = test::run_op<ops::CategoryMapper>({tensor::from(std::vector<std::int64_t>{1, 5}, {2})}, a);
+  REQUIRE(b.ok());
+  CHECK((*b)[0].values<std::string>()[0] == "cat");
+  CHECK((*b)[0].values<std::string>()[1] == "?");
 }

@@ -6,9 +6,13 @@
 
 #include "onyx/ops/array_feature_extractor.hpp"
 #include "onyx/ops/binarizer.hpp"
+#include "onyx/ops/category_mapper.hpp"
+#include "onyx/ops/feature_vectorizer.hpp"
+#include "onyx/ops/imputer.hpp"
 #include "onyx/ops/linear_classifier.hpp"
 #include "onyx/ops/linear_regressor.hpp"
 #include "onyx/ops/normalizer.hpp"
+#include "onyx/ops/one_hot_encoder.hpp"
 #include "onyx/ops/scaler.hpp"
 #include "onyx/ops/svm_classifier.hpp"
 #include "onyx/ops/svm_regressor.hpp"
@@ -32,7 +36,11 @@ using ml_ops = op_list<
     ops::LinearRegressor,
     ops::LinearClassifier,
     ops::SVMRegressor,
-    ops::SVMClassifier>;
+    ops::SVMClassifier,
+    ops::Imputer,
+    ops::OneHotEncoder,
+    ops::FeatureVectorizer,
+    ops::CategoryMapper>;
 // clang-format on
 
 }  // namespace onyx
