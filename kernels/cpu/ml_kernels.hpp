@@ -5,7 +5,9 @@
 
 #include "kernels/cpu/array_feature_extractor.hpp"
 #include "kernels/cpu/binarizer.hpp"
+#include "kernels/cpu/cast_map.hpp"
 #include "kernels/cpu/category_mapper.hpp"
+#include "kernels/cpu/dict_vectorizer.hpp"
 #include "kernels/cpu/feature_vectorizer.hpp"
 #include "kernels/cpu/imputer.hpp"
 #include "kernels/cpu/linear_classifier.hpp"
@@ -18,3 +20,4 @@
 #include "kernels/cpu/tree_ensemble.hpp"
 #include "kernels/cpu/tree_ensemble_classifier.hpp"
 #include "kernels/cpu/tree_ensemble_regressor.hpp"
+#include "kernels/cpu/zip_map.hpp"

@@ -6,7 +6,9 @@
 
 #include "onyx/ops/array_feature_extractor.hpp"
 #include "onyx/ops/binarizer.hpp"
+#include "onyx/ops/cast_map.hpp"
 #include "onyx/ops/category_mapper.hpp"
+#include "onyx/ops/dict_vectorizer.hpp"
 #include "onyx/ops/feature_vectorizer.hpp"
 #include "onyx/ops/imputer.hpp"
 #include "onyx/ops/linear_classifier.hpp"
@@ -19,6 +21,7 @@
 #include "onyx/ops/tree_ensemble.hpp"
 #include "onyx/ops/tree_ensemble_classifier.hpp"
 #include "onyx/ops/tree_ensemble_regressor.hpp"
+#include "onyx/ops/zip_map.hpp"
 
 #include "onyx/ops/op_list.hpp"
 
@@ -40,7 +43,10 @@ using ml_ops = op_list<
     ops::Imputer,
     ops::OneHotEncoder,
     ops::FeatureVectorizer,
-    ops::CategoryMapper>;
+    ops::CategoryMapper,
+    ops::ZipMap,
+    ops::DictVectorizer,
+    ops::CastMap>;
 // clang-format on
 
 }  // namespace onyx
