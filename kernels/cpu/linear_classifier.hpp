@@ -59,7 +59,8 @@ struct kernel<ops::LinearClassifier, cpu> {
           z[0] = static_cast<float>(kernels::cpu::probit(s[0]));
           if (second) z[1] = 0;
         } else if (second) {
-          z[0] = 1.0f - s[0], z[1] = s[0];
+          const float v = post == score_transform::logistic ? static_cast<float>(kernels::cpu::logistic(s[0])) : s[0];
+          z[0] = 1.0f - v, z[1] = v;
         } else {
           z[0] = s[0];
         }

@@ -206,7 +206,10 @@ struct kernel<ops::SVMClassifier, cpu> {
           const float s = z[0];
           if (st.post == score_transform::probit) z[0] = static_cast<float>(kernels::cpu::probit(s)), z[1] = 0;
           else if (st.post == score_transform::none) z[0] = -s, z[1] = s;
-          else z[0] = 1 - s, z[1] = s;
+          else if (st.post == score_transform::logistic) {
+            const float p = static_cast<float>(kernels::cpu::logistic(s));
+            z[0] = 1 - p, z[1] = p;
+          } else z[0] = 1 - s, z[1] = s;
           continue;
         }
         if (zc == 1) {

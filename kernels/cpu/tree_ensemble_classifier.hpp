@@ -75,10 +75,8 @@ inline std::int64_t finalize(const state& st, double* s, unsigned char* h, std::
   } else if (extra == 2 || extra == 3) {
     if (st.post == score_transform::logistic)
       z[0] = static_cast<float>(logistic(-v)), z[1] = static_cast<float>(logistic(v));
-    else if (extra == 2)
-      z[0] = static_cast<float>(-v), z[1] = static_cast<float>(v);
     else
-      z[0] = static_cast<float>(v), z[1] = static_cast<float>(-v);
+      z[0] = static_cast<float>(-v), z[1] = static_cast<float>(v);
   } else {
     z[0] = static_cast<float>(v);
   }

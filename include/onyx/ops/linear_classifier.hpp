@@ -7,8 +7,10 @@
 //     the first class;
 //   - one score column: label = score > 0 ? labels[1] : labels[0] when there
 //     are two labels, else 1 : 0 ("1" : "0" for strings); with two labels Z
-//     gets two columns (1 - s, s), s untransformed; otherwise only PROBIT
-//     is applied to the single column;
+//     gets two columns (1 - p, p), p = logistic(s) for LOGISTIC and s for the
+//     other transforms but PROBIT, which gives (probit(s), 0); with one label
+//     only PROBIT is applied to the single column (checked against ORT 1.30
+//     by bench/ml_compare.sh's check_linear_binary_*);
 //   - multi_class is ignored.
 // Kernel: kernels/cpu/linear_classifier.hpp. Tested in test/unit/ml_test.cpp.
 #pragma once

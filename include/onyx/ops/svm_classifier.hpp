@@ -9,8 +9,10 @@
 // best score's label. Kernels as SVMRegressor; post_transform on Z.
 // X: float32, float64, int64, int32 (computed in float32 as ORT).
 // Choices where the spec is silent (ORT's behaviour, followed exactly):
-//   - two classes without probabilities: Z = (-s, s) for NONE, (1 - s, s)
-//     (untransformed) otherwise, PROBIT giving (probit(s), 0);
+//   - two classes without probabilities: Z = (-s, s) for NONE, (1 - p, p)
+//     with p = logistic(s) for LOGISTIC (both checked against ORT 1.30 by
+//     bench/ml_compare.sh's check_svc2_*), (1 - s, s) for SOFTMAX and
+//     SOFTMAX_ZERO, (probit(s), 0) for PROBIT;
 //   - more than two classes without probabilities: Z has one column per class
 //     pair, transformed as a row;
 //   - the label comes from the votes even when probabilities are given; in

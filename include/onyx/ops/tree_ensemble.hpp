@@ -9,6 +9,9 @@
 // then post_transform (0 NONE, 1 SOFTMAX, 2 LOGISTIC, 3 SOFTMAX_ZERO, 4
 // PROBIT) is applied per row.
 // Dtypes: X, Y and the split/weight tensors float32, float64 or float16.
+// post_transform follows the spec's numbering. Deviation from ORT 1.30,
+// which reads 1 as LOGISTIC and 2 as SOFTMAX (its own enum's order; seen by
+// running both on the same model): onyx applies 1 = SOFTMAX, 2 = LOGISTIC.
 // Choices where the spec is silent (ORT's behaviour):
 //   - post_transform is applied (ONNX's Python reference ignores it);
 //   - MIN/MAX: a target no leaf reached is 0;

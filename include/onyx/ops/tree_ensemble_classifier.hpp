@@ -11,7 +11,11 @@
 //     positive label when s > 0.5 (all weights >= 0) or s > 0 (some negative),
 //     and Z = (1 - s, s) (all weights >= 0) or (-s, s), LOGISTIC giving
 //     (logistic(-s), logistic(s)) in the mixed case and PROBIT one score
-//     probit(s) in column 0; the label is decided before the transform;
+//     probit(s) in column 0; the label is decided before the transform
+//     (checked against ORT 1.30 by bench/ml_compare.sh's check_tree_binary_*);
+//   - two labels with weights on both classes: label = score of class 1 > 0
+//     ? 1 : 0 for int64 labels (ORT's literal 1/0), labels[1] : labels[0]
+//     for strings;
 //   - comparisons and the rest as TreeEnsembleRegressor.
 // Kernel: kernels/cpu/tree_ensemble_classifier.hpp. Tested in
 // test/unit/tree_ensemble_test.cpp.
