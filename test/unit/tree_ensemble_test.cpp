@@ -148,7 +148,14 @@ TEST_CASE("TreeEnsemble: one tree by hand, every aggregate", "[ml][tree]") {
   auto mx = test::run_op<ops::TreeEnsemble>({x}, with(3));
   REQUIRE(mx.ok());
   test::require_close((*mx)[0], std::vector<float>{1.5f, 0.25f, 0.0f, 2.0f, -3.0f, 0.25f});
-  // float64 and a single row of rank 1.
+  // float16 (compared in float32), and float64 with a single row of rank 1.
+  std::vector<float16_t> xh;
+  for (float v : {0.5f, 1.0f, 0.5f, 2.0f, 0.6f, 0.0f}) xh.push_back(to_float16(v));
+  auto h = test::run_op<ops::TreeEnsemble>({tensor::from(xh, {3, 2})}, with(1));
+  REQUIRE(h.ok());
+  REQUIRE((*h)[0].type() == dtype::float16);
+  for (int i = 0; i < 6; ++i)
+    CHECK(to_float((*h)[0].data<float16_t>()[i]) == std::vector<float>{1.5f, 0.25f, 0.0f, 2.25f, -3.0f, 0.25f}[i]);
   auto d = test::run_op<ops::TreeEnsemble>({tensor::from(std::vector<double>{0.6, 0.0}, {2})}, with(1));
   REQUIRE(d.ok());
   REQUIRE((*d)[0].shape() == extents{1, 2});
