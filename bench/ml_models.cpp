@@ -396,7 +396,8 @@ int write_checks(const fs::path& dir) {
 int compare(const fs::path& want_dir, const fs::path& got_dir, double rtol) {
   int bad = 0;
   for (int i = 0;; ++i) {
-    const fs::path w = want_dir / ("output_" + std::to_string(i) + ".pb"), g = got_dir / ("output_" + std::to_string(i) + ".pb");
+    const fs::path w = want_dir / ("output_" + std::to_string(i) + ".pb"),
+                   g = got_dir / ("output_" + std::to_string(i) + ".pb");
     if (!fs::exists(w)) {
       if (i == 0) std::fprintf(stderr, "no %s\n", w.c_str()), bad = 1;
       break;

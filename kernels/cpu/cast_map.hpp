@@ -35,8 +35,8 @@ struct kernel<ops::CastMap, cpu> {
       const std::int64_t e = order[static_cast<std::size_t>(i)];
       const std::int64_t at = sparse ? keys[e] : i;
       if (at < 0 || at >= y.size())
-        return status(errc::out_of_range, "key " + std::to_string(keys[e]) + " is outside [0, max_map = " +
-                                              std::to_string(a.max_map) + ")");
+        return status(errc::out_of_range, "key " + std::to_string(keys[e]) +
+                                              " is outside [0, max_map = " + std::to_string(a.max_map) + ")");
       const tensor& v = m.values[static_cast<std::size_t>(e)].as_tensor();
       if (v.size() != 1 || (v.type() != dtype::string && v.type() != dtype::float32))
         return status(errc::invalid_argument, "map value " + std::to_string(e) + " is not one string or float");

@@ -56,14 +56,16 @@ struct kernel<ops::DictVectorizer, cpu> {
       if (string_keys) {
         if (auto it = t.strings.find(m.keys.data<std::string>()[i]); it != t.strings.end()) j = it->second;
       } else {
-        const std::int64_t k = m.keys.type() == dtype::int64 ? m.keys.data<std::int64_t>()[i]
-                                                               : static_cast<std::int64_t>(m.keys.data<std::int32_t>()[i]);
+        const std::int64_t k = m.keys.type() == dtype::int64
+                                   ? m.keys.data<std::int64_t>()[i]
+                                   : static_cast<std::int64_t>(m.keys.data<std::int32_t>()[i]);
         if (auto it = t.ints.find(k); it != t.ints.end()) j = it->second;
       }
       if (j < 0) continue;
       const tensor& v = m.values[i].as_tensor();
       if (v.type() != vt || v.size() != 1)
-        return status(errc::invalid_argument, "map value " + std::to_string(i) + " is not one " + std::string(name(vt)));
+        return status(errc::invalid_argument,
+                      "map value " + std::to_string(i) + " is not one " + std::string(name(vt)));
       if (vt == dtype::string)
         y.data<std::string>()[j] = v.data<std::string>()[0];
       else

@@ -24,7 +24,8 @@ struct kernel<ops::FeatureVectorizer, cpu> {
     for (int i = 0; i < c.input_count(); ++i) {
       const tensor& x = c.input(i);
       if (!ops::FeatureVectorizer::T1.contains(x.type()))
-        return status(errc::invalid_argument, "input " + std::to_string(i) + " has type " + std::string(name(x.type())));
+        return status(errc::invalid_argument,
+                      "input " + std::to_string(i) + " has type " + std::string(name(x.type())));
       const auto [r, cols] = kernels::cpu::ml::rows_cols(x);
       if (r != rows)
         return status(errc::invalid_argument, "input " + std::to_string(i) + " has " + std::to_string(r) +

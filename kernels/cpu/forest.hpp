@@ -52,9 +52,9 @@ struct forest_spec {
   std::vector<E> split;
   std::vector<std::int64_t> feature;
   std::vector<rule> mode;
-  std::vector<std::uint8_t> missing_true;    // empty: all false
-  std::vector<child> on_true, on_false;      // per node
-  std::vector<std::vector<E>> members;       // per node with rule::member
+  std::vector<std::uint8_t> missing_true;                            // empty: all false
+  std::vector<child> on_true, on_false;                              // per node
+  std::vector<std::vector<E>> members;                               // per node with rule::member
   std::vector<std::vector<std::pair<std::int64_t, double>>> leaves;  // (target, weight) per leaf
   std::vector<child> roots;
   std::int64_t n_targets = 1;
@@ -64,8 +64,8 @@ struct forest_spec {
 template <class E>
 struct flat_node {
   E split;
-  std::uint32_t bits;       // feature (low 24 bits) | rule << 24 | missing_true << 28
-  std::int32_t next[2];     // [false, true]; negative: ~leaf
+  std::uint32_t bits;    // feature (low 24 bits) | rule << 24 | missing_true << 28
+  std::int32_t next[2];  // [false, true]; negative: ~leaf
 };
 
 inline constexpr std::uint32_t feature_mask = (1u << 24) - 1;
@@ -74,14 +74,14 @@ inline constexpr std::uint32_t missing_bit = 1u << 28;
 template <class E>
 struct flat_forest {
   std::vector<flat_node<E>> nodes;
-  std::vector<std::int32_t> roots;            // per tree: node index or ~leaf
-  std::vector<std::int32_t> leaf_begin;       // leaves + 1 entries into the pairs
+  std::vector<std::int32_t> roots;       // per tree: node index or ~leaf
+  std::vector<std::int32_t> leaf_begin;  // leaves + 1 entries into the pairs
   std::vector<std::int32_t> pair_target;
   std::vector<double> pair_weight;
-  std::vector<std::vector<E>> member_sets;    // sorted; a member node's split holds its set number
-  std::int64_t n_targets = 1, width = 0;      // width: max feature + 1
+  std::vector<std::vector<E>> member_sets;  // sorted; a member node's split holds its set number
+  std::int64_t n_targets = 1, width = 0;    // width: max feature + 1
   aggregate agg = aggregate::sum;
-  rule uniform = rule::leq;                   // the one rule of every node, when is_uniform
+  rule uniform = rule::leq;  // the one rule of every node, when is_uniform
   bool is_uniform = true, any_missing = false;
   std::int64_t max_depth = 0;
 };
@@ -91,12 +91,18 @@ namespace detail {
 template <class E>
 inline bool compare(rule r, E x, E s, const flat_forest<E>& f) {
   switch (r) {
-    case rule::leq: return x <= s;
-    case rule::lt: return x < s;
-    case rule::gte: return x >= s;
-    case rule::gt: return x > s;
-    case rule::eq: return x == s;
-    case rule::neq: return x != s;
+    case rule::leq:
+      return x <= s;
+    case rule::lt:
+      return x < s;
+    case rule::gte:
+      return x >= s;
+    case rule::gt:
+      return x > s;
+    case rule::eq:
+      return x == s;
+    case rule::neq:
+      return x != s;
     case rule::member: {
       const auto& set = f.member_sets[static_cast<std::size_t>(s)];
       return std::binary_search(set.begin(), set.end(), x);
@@ -218,12 +224,18 @@ template <class E, rule R, bool Uniform, bool Missing>
 inline bool goes_true(const flat_forest<E>& f, const flat_node<E>& n, E v) {
   bool go;
   if constexpr (Uniform) {
-    if constexpr (R == rule::leq) go = v <= n.split;
-    else if constexpr (R == rule::lt) go = v < n.split;
-    else if constexpr (R == rule::gte) go = v >= n.split;
-    else if constexpr (R == rule::gt) go = v > n.split;
-    else if constexpr (R == rule::eq) go = v == n.split;
-    else go = v != n.split;
+    if constexpr (R == rule::leq)
+      go = v <= n.split;
+    else if constexpr (R == rule::lt)
+      go = v < n.split;
+    else if constexpr (R == rule::gte)
+      go = v >= n.split;
+    else if constexpr (R == rule::gt)
+      go = v > n.split;
+    else if constexpr (R == rule::eq)
+      go = v == n.split;
+    else
+      go = v != n.split;
   } else {
     go = compare(static_cast<rule>((n.bits >> 24) & 15u), v, n.split, f);
   }
@@ -279,9 +291,15 @@ inline void gather(const flat_forest<E>& f, std::int32_t l, double* acc, unsigne
     const double w = f.pair_weight[p];
     switch (f.agg) {
       case aggregate::sum:
-      case aggregate::average: acc[t] += w; break;
-      case aggregate::min: acc[t] = has[t] && acc[t] <= w ? acc[t] : w; break;
-      case aggregate::max: acc[t] = has[t] && acc[t] >= w ? acc[t] : w; break;
+      case aggregate::average:
+        acc[t] += w;
+        break;
+      case aggregate::min:
+        acc[t] = has[t] && acc[t] <= w ? acc[t] : w;
+        break;
+      case aggregate::max:
+        acc[t] = has[t] && acc[t] >= w ? acc[t] : w;
+        break;
     }
     has[t] = 1;
   }
@@ -345,13 +363,20 @@ template <class E, bool Missing>
 walk_fn<E> pick_rule(const flat_forest<E>& f) {
   if (!f.is_uniform) return &walk<E, rule::leq, false, Missing>;
   switch (f.uniform) {
-    case rule::leq: return &walk<E, rule::leq, true, Missing>;
-    case rule::lt: return &walk<E, rule::lt, true, Missing>;
-    case rule::gte: return &walk<E, rule::gte, true, Missing>;
-    case rule::gt: return &walk<E, rule::gt, true, Missing>;
-    case rule::eq: return &walk<E, rule::eq, true, Missing>;
-    case rule::neq: return &walk<E, rule::neq, true, Missing>;
-    default: return &walk<E, rule::leq, false, Missing>;
+    case rule::leq:
+      return &walk<E, rule::leq, true, Missing>;
+    case rule::lt:
+      return &walk<E, rule::lt, true, Missing>;
+    case rule::gte:
+      return &walk<E, rule::gte, true, Missing>;
+    case rule::gt:
+      return &walk<E, rule::gt, true, Missing>;
+    case rule::eq:
+      return &walk<E, rule::eq, true, Missing>;
+    case rule::neq:
+      return &walk<E, rule::neq, true, Missing>;
+    default:
+      return &walk<E, rule::leq, false, Missing>;
   }
 }
 
@@ -406,9 +431,15 @@ void evaluate(const flat_forest<E>& f, const E* x, std::int64_t rows, std::int64
       if (!h) continue;
       switch (f.agg) {
         case aggregate::sum:
-        case aggregate::average: acc[i] += v; break;
-        case aggregate::min: acc[i] = has[i] && acc[i] <= v ? acc[i] : v; break;
-        case aggregate::max: acc[i] = has[i] && acc[i] >= v ? acc[i] : v; break;
+        case aggregate::average:
+          acc[i] += v;
+          break;
+        case aggregate::min:
+          acc[i] = has[i] && acc[i] <= v ? acc[i] : v;
+          break;
+        case aggregate::max:
+          acc[i] = has[i] && acc[i] >= v ? acc[i] : v;
+          break;
       }
       has[i] = 1;
     }
@@ -445,8 +476,8 @@ status score_rows(const flat_forest<E>& f, const tensor& x, std::vector<double>&
     return status(errc::invalid_argument, "X must have rank 1 or 2, got rank " + std::to_string(x.rank()));
   const auto [rows, width] = rows_and_width(x);
   if (f.width > width)
-    return status(errc::invalid_argument, "the trees read feature " + std::to_string(f.width - 1) +
-                                              " but X has " + std::to_string(width) + " features");
+    return status(errc::invalid_argument, "the trees read feature " + std::to_string(f.width - 1) + " but X has " +
+                                              std::to_string(width) + " features");
   acc.resize(static_cast<std::size_t>(rows * f.n_targets));
   has.resize(acc.size());
   std::vector<E> converted;
@@ -498,7 +529,8 @@ result<forest_spec<E>> from_node_lists(const node_lists<E>& l, std::int64_t n_ta
   const std::size_t n = l.nodeids.size();
   auto len = [&](const char* what, std::size_t got) -> status {
     if (got == n) return ok();
-    return bad(std::string(what) + " has " + std::to_string(got) + " entries but nodes_nodeids has " + std::to_string(n));
+    return bad(std::string(what) + " has " + std::to_string(got) + " entries but nodes_nodeids has " +
+               std::to_string(n));
   };
   ONYX_TRY(len("nodes_treeids", l.treeids.size()));
   ONYX_TRY(len("nodes_modes", l.modes.size()));
@@ -534,13 +566,20 @@ result<forest_spec<E>> from_node_lists(const node_lists<E>& l, std::int64_t n_ta
       continue;
     }
     rule r;
-    if (l.modes[i] == "BRANCH_LEQ") r = rule::leq;
-    else if (l.modes[i] == "BRANCH_LT") r = rule::lt;
-    else if (l.modes[i] == "BRANCH_GTE") r = rule::gte;
-    else if (l.modes[i] == "BRANCH_GT") r = rule::gt;
-    else if (l.modes[i] == "BRANCH_EQ") r = rule::eq;
-    else if (l.modes[i] == "BRANCH_NEQ") r = rule::neq;
-    else return bad("node " + std::to_string(i) + " has mode '" + l.modes[i] + "'");
+    if (l.modes[i] == "BRANCH_LEQ")
+      r = rule::leq;
+    else if (l.modes[i] == "BRANCH_LT")
+      r = rule::lt;
+    else if (l.modes[i] == "BRANCH_GTE")
+      r = rule::gte;
+    else if (l.modes[i] == "BRANCH_GT")
+      r = rule::gt;
+    else if (l.modes[i] == "BRANCH_EQ")
+      r = rule::eq;
+    else if (l.modes[i] == "BRANCH_NEQ")
+      r = rule::neq;
+    else
+      return bad("node " + std::to_string(i) + " has mode '" + l.modes[i] + "'");
     node_of[i] = static_cast<std::int64_t>(s.split.size());
     s.split.push_back(l.values[i]);
     s.feature.push_back(l.featureids[i]);

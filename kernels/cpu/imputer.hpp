@@ -24,7 +24,8 @@ struct kernel<ops::Imputer, cpu> {
       const auto n = static_cast<std::int64_t>(values.size());
       if (n != 1 && n != stride)
         return status(errc::invalid_argument, "the imputed values (" + std::to_string(n) +
-                                                  ") are neither one nor one per column (" + std::to_string(stride) + ")");
+                                                  ") are neither one nor one per column (" + std::to_string(stride) +
+                                                  ")");
       for (std::int64_t i = 0; i < x.size(); ++i) {
         const bool hit = nan ? std::isnan(static_cast<double>(xp[i])) : xp[i] == static_cast<T>(replaced);
         yp[i] = hit ? static_cast<T>(values[static_cast<std::size_t>(n == 1 ? 0 : i % stride)]) : xp[i];

@@ -23,14 +23,14 @@ struct kernel<ops::LinearClassifier, cpu> {
     const tensor& x = c.input(0);
     const auto [rows, cols] = kernels::cpu::ml::rows_cols(x);
     const std::int64_t k = !a.intercepts.empty() ? static_cast<std::int64_t>(a.intercepts.size())
-                           : cols             ? static_cast<std::int64_t>(a.coefficients.size()) / cols
-                                              : 0;
+                           : cols                ? static_cast<std::int64_t>(a.coefficients.size()) / cols
+                                                 : 0;
     if (k < 1) return status(errc::invalid_argument, "LinearClassifier has no classes");
     const bool strings = !a.classlabels_strings.empty();
     const std::size_t labels = a.labels();
     if (k > 1 && labels < static_cast<std::size_t>(k))
-      return status(errc::invalid_argument, std::to_string(k) + " score columns but " + std::to_string(labels) +
-                                                " class labels");
+      return status(errc::invalid_argument,
+                    std::to_string(k) + " score columns but " + std::to_string(labels) + " class labels");
     const bool second = k == 1 && labels == 2;
     const std::int64_t zc = second ? 2 : k;
     std::vector<float> raw(static_cast<std::size_t>(rows * k));
@@ -51,8 +51,7 @@ struct kernel<ops::LinearClassifier, cpu> {
       if (strings)
         y.data<std::string>()[r] = k > 1 || labels == 2 ? a.classlabels_strings[best] : std::string(best ? "1" : "0");
       else
-        y.data<std::int64_t>()[r] =
-            k > 1 || labels == 2 ? a.classlabels_ints[best] : static_cast<std::int64_t>(best);
+        y.data<std::int64_t>()[r] = k > 1 || labels == 2 ? a.classlabels_ints[best] : static_cast<std::int64_t>(best);
       float* z = zp + r * zc;
       if (k == 1) {
         if (post == score_transform::probit) {

@@ -37,8 +37,8 @@ struct kernel<ops::OneHotEncoder, cpu> {
     const state& t = c.state<state>();
     const auto& a = c.attrs();
     const tensor& x = c.input(0);
-    const std::int64_t n = static_cast<std::int64_t>(std::is_same_v<T, std::string> ? a.cats_strings.size()
-                                                                                      : a.cats_int64s.size());
+    const std::int64_t n =
+        static_cast<std::int64_t>(std::is_same_v<T, std::string> ? a.cats_strings.size() : a.cats_int64s.size());
     float* yp = c.output(0).data<float>();
     std::memset(yp, 0, static_cast<std::size_t>(x.size() * n) * sizeof(float));
     const T* xp = x.data<T>();

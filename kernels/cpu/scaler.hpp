@@ -20,8 +20,8 @@ struct kernel<ops::Scaler, cpu> {
     const std::int64_t stride = x.rank() == 0 ? 1 : x.rank() == 1 ? x.dim(0) : x.dim(1);
     for (auto [what, v] : {std::pair{"offset", &a.offset}, std::pair{"scale", &a.scale}})
       if (v->size() > 1 && static_cast<std::int64_t>(v->size()) != stride)
-        return status(errc::invalid_argument, std::string(what) + " has " + std::to_string(v->size()) +
-                                                  " values for " + std::to_string(stride) + " columns");
+        return status(errc::invalid_argument, std::string(what) + " has " + std::to_string(v->size()) + " values for " +
+                                                  std::to_string(stride) + " columns");
     std::vector<float> buf;
     const float* xp = kernels::cpu::ml::as_floats(x, buf);
     float* yp = c.output(0).data<float>();

@@ -51,7 +51,8 @@ inline double probit(double v) {
 /// Applies `t` to the n scores at `s` in place.
 inline void apply_score_transform(score_transform t, double* s, std::int64_t n) {
   switch (t) {
-    case score_transform::none: return;
+    case score_transform::none:
+      return;
     case score_transform::logistic:
       for (std::int64_t i = 0; i < n; ++i) s[i] = logistic(s[i]);
       return;

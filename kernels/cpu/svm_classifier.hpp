@@ -50,7 +50,8 @@ inline void multiclass_probability(std::int64_t k, const float* r, float* p) {
       pqp += p[i] * qp[static_cast<std::size_t>(i)];
     }
     float max_error = 0;
-    for (std::int64_t i = 0; i < k; ++i) max_error = std::max(max_error, std::abs(qp[static_cast<std::size_t>(i)] - pqp));
+    for (std::int64_t i = 0; i < k; ++i)
+      max_error = std::max(max_error, std::abs(qp[static_cast<std::size_t>(i)] - pqp));
     if (max_error < eps) break;
     for (std::int64_t i = 0; i < k; ++i) {
       const float diff = (-qp[static_cast<std::size_t>(i)] + pqp) / Q(i, i);
@@ -84,7 +85,8 @@ struct kernel<ops::SVMClassifier, cpu> {
     if (a.coefficients.empty()) return bad("coefficients is empty");
     if (a.rho.empty()) return bad("rho is empty");
     if (a.prob_a.size() != a.prob_b.size())
-      return bad("prob_a has " + std::to_string(a.prob_a.size()) + " values, prob_b " + std::to_string(a.prob_b.size()));
+      return bad("prob_a has " + std::to_string(a.prob_a.size()) + " values, prob_b " +
+                 std::to_string(a.prob_b.size()));
     for (float c : a.coefficients) st.all_positive = st.all_positive && c >= 0;
     const std::int64_t pairs = st.classes * (st.classes - 1) / 2;
     if (a.svc()) {
@@ -138,7 +140,8 @@ struct kernel<ops::SVMClassifier, cpu> {
     float* zp = kernels::cpu::output_sized(c, 1, dtype::float32, {rows, zc}).data<float>();
     const std::int64_t work = (svc ? st.sv.vectors : k) * std::max<std::int64_t>(cols, 1);
     parallel_for(c.pool(), rows, grain_for(work), [&](std::int64_t b, std::int64_t e) {
-      std::vector<float> kv(static_cast<std::size_t>(st.sv.vectors)), scores(static_cast<std::size_t>(std::max(pairs, k)));
+      std::vector<float> kv(static_cast<std::size_t>(st.sv.vectors)),
+          scores(static_cast<std::size_t>(std::max(pairs, k)));
       std::vector<float> r2(static_cast<std::size_t>(k * k));
       std::vector<std::int64_t> votes(static_cast<std::size_t>(k));
       std::vector<double> row(static_cast<std::size_t>(std::max(zc, k)));
@@ -163,11 +166,14 @@ struct kernel<ops::SVMClassifier, cpu> {
             for (std::int64_t j = i + 1; j < k; ++j, ++idx) {
               double s = 0;
               const auto si = st.start[static_cast<std::size_t>(i)], sj = st.start[static_cast<std::size_t>(j)];
-              const auto ni = a.vectors_per_class[static_cast<std::size_t>(i)], nj = a.vectors_per_class[static_cast<std::size_t>(j)];
+              const auto ni = a.vectors_per_class[static_cast<std::size_t>(i)],
+                         nj = a.vectors_per_class[static_cast<std::size_t>(j)];
               for (std::int64_t m = 0; m < ni; ++m)
-                s += a.coefficients[static_cast<std::size_t>((j - 1) * total + si + m)] * kv[static_cast<std::size_t>(si + m)];
+                s += a.coefficients[static_cast<std::size_t>((j - 1) * total + si + m)] *
+                     kv[static_cast<std::size_t>(si + m)];
               for (std::int64_t m = 0; m < nj; ++m)
-                s += a.coefficients[static_cast<std::size_t>(i * total + sj + m)] * kv[static_cast<std::size_t>(sj + m)];
+                s +=
+                    a.coefficients[static_cast<std::size_t>(i * total + sj + m)] * kv[static_cast<std::size_t>(sj + m)];
               s += a.rho[static_cast<std::size_t>(idx)];
               scores[static_cast<std::size_t>(idx)] = static_cast<float>(s);
               ++votes[static_cast<std::size_t>(s > 0 ? i : j)];
@@ -204,12 +210,15 @@ struct kernel<ops::SVMClassifier, cpu> {
         // Z's transform.
         if (svc && !proba && k <= 2) {
           const float s = z[0];
-          if (st.post == score_transform::probit) z[0] = static_cast<float>(kernels::cpu::probit(s)), z[1] = 0;
-          else if (st.post == score_transform::none) z[0] = -s, z[1] = s;
+          if (st.post == score_transform::probit)
+            z[0] = static_cast<float>(kernels::cpu::probit(s)), z[1] = 0;
+          else if (st.post == score_transform::none)
+            z[0] = -s, z[1] = s;
           else if (st.post == score_transform::logistic) {
             const float p = static_cast<float>(kernels::cpu::logistic(s));
             z[0] = 1 - p, z[1] = p;
-          } else z[0] = 1 - s, z[1] = s;
+          } else
+            z[0] = 1 - s, z[1] = s;
           continue;
         }
         if (zc == 1) {

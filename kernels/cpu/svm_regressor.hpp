@@ -39,13 +39,14 @@ struct kernel<ops::SVMRegressor, cpu> {
       ONYX_ASSIGN(st.sv, svm::support_set::make(kind, a.kernel_params, a.support_vectors, a.n_supports));
       if (static_cast<std::int64_t>(a.coefficients.size()) != a.n_supports)
         return status(errc::invalid_graph, "SVMRegressor: " + std::to_string(a.coefficients.size()) +
-                                               " coefficients for " + std::to_string(a.n_supports) + " support vectors");
+                                               " coefficients for " + std::to_string(a.n_supports) +
+                                               " support vectors");
     }
     const std::int64_t width = kernels::cpu::ml::known_width(p.input(0));
     const std::int64_t need = a.n_supports > 0 ? st.sv.features : static_cast<std::int64_t>(a.coefficients.size());
     if (width >= 0 && width != need)
-      return status(errc::invalid_graph, "SVMRegressor: X has " + std::to_string(width) + " features, the model " +
-                                             std::to_string(need));
+      return status(errc::invalid_graph,
+                    "SVMRegressor: X has " + std::to_string(width) + " features, the model " + std::to_string(need));
     return st;
   }
 
@@ -70,9 +71,11 @@ struct kernel<ops::SVMRegressor, cpu> {
         double s = a.rho[0];
         if (n > 0) {
           st.sv.evaluate(row, k.data());
-          for (std::int64_t j = 0; j < n; ++j) s += static_cast<double>(a.coefficients[static_cast<std::size_t>(j)]) * k[static_cast<std::size_t>(j)];
+          for (std::int64_t j = 0; j < n; ++j)
+            s += static_cast<double>(a.coefficients[static_cast<std::size_t>(j)]) * k[static_cast<std::size_t>(j)];
         } else {
-          for (std::int64_t f = 0; f < cols; ++f) s += static_cast<double>(row[f]) * a.coefficients[static_cast<std::size_t>(f)];
+          for (std::int64_t f = 0; f < cols; ++f)
+            s += static_cast<double>(row[f]) * a.coefficients[static_cast<std::size_t>(f)];
         }
         if (a.one_class) s = s > 0 ? 1.0 : -1.0;
         kernels::cpu::apply_score_transform(st.post, &s, 1);

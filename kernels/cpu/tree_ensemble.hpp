@@ -53,7 +53,8 @@ result<forest::flat_forest<E>> build(const ops::TreeEnsemble::attributes& a, std
       }
       if (member_at >= mv->size())
         return status(errc::invalid_graph, "TreeEnsemble: membership_values has no NaN-terminated run for node " +
-                                               std::to_string(i) + " (MEMBER node " + std::to_string(member_count) + ")");
+                                               std::to_string(i) + " (MEMBER node " + std::to_string(member_count) +
+                                               ")");
       ++member_at;
     }
   }

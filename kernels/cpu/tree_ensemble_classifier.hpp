@@ -12,8 +12,8 @@
 namespace onyx::kernels::cpu::tree_classifier_detail {
 
 struct state : tree_lists::state {
-  bool binary = false;         // two labels, every class_id the same
-  bool all_positive = true;    // every class weight >= 0
+  bool binary = false;       // two labels, every class_id the same
+  bool all_positive = true;  // every class weight >= 0
 };
 
 /// Index of the label of one row (with its scores s, flags h over `classes`
@@ -104,8 +104,8 @@ struct kernel<ops::TreeEnsembleClassifier, cpu> {
     if (classes < 1) return status(errc::invalid_graph, "TreeEnsembleClassifier: no class labels");
     for (std::size_t i = 0; i < a.class_ids.size(); ++i)
       if (a.class_ids[i] < 0 || a.class_ids[i] >= classes)
-        return status(errc::invalid_graph, "TreeEnsembleClassifier: class_ids[" + std::to_string(i) + "] = " +
-                                               std::to_string(a.class_ids[i]) + " is outside the " +
+        return status(errc::invalid_graph, "TreeEnsembleClassifier: class_ids[" + std::to_string(i) +
+                                               "] = " + std::to_string(a.class_ids[i]) + " is outside the " +
                                                std::to_string(classes) + " class labels");
     std::set<std::int64_t> used(a.class_ids.begin(), a.class_ids.end());
     st.binary = classes == 2 && used.size() == 1;
@@ -129,8 +129,8 @@ struct kernel<ops::TreeEnsembleClassifier, cpu> {
     const bool strings = !a.classlabels_strings.empty();
     tensor& y = kernels::cpu::output_sized(c, 0, strings ? dtype::string : dtype::int64, {rows});
     std::vector<float> zrow(static_cast<std::size_t>(std::max<std::int64_t>(classes, 2)));
-    float* zp = c.has_output(1) ? kernels::cpu::output_sized(c, 1, dtype::float32, {rows, classes}).data<float>()
-                                : nullptr;
+    float* zp =
+        c.has_output(1) ? kernels::cpu::output_sized(c, 1, dtype::float32, {rows, classes}).data<float>() : nullptr;
     for (std::int64_t r = 0; r < rows; ++r) {
       const std::int64_t k = kernels::cpu::tree_classifier_detail::finalize(
           st, acc.data() + r * classes, has.data() + r * classes, classes, zrow.data());

@@ -49,9 +49,18 @@ status build(state& st, const A& a, const std::vector<std::int64_t>& w_tree, con
   st.wide = x_wide || (a.nodes_values_as_tensor && a.nodes_values_as_tensor->type() == dtype::float64);
   const std::vector<double> values = doubles(a.nodes_values, a.nodes_values_as_tensor);
   auto make = [&]<class E>(forest::flat_forest<E>& out) -> status {
-    forest::node_lists<E> l{a.nodes_treeids,      a.nodes_nodeids,      a.nodes_modes, a.nodes_featureids,
-                            {},                   a.nodes_truenodeids,  a.nodes_falsenodeids,
-                            a.nodes_missing_value_tracks_true, w_tree, w_node, w_id, std::move(weights)};
+    forest::node_lists<E> l{a.nodes_treeids,
+                            a.nodes_nodeids,
+                            a.nodes_modes,
+                            a.nodes_featureids,
+                            {},
+                            a.nodes_truenodeids,
+                            a.nodes_falsenodeids,
+                            a.nodes_missing_value_tracks_true,
+                            w_tree,
+                            w_node,
+                            w_id,
+                            std::move(weights)};
     l.values.assign(values.begin(), values.end());
     ONYX_ASSIGN(auto spec, forest::from_node_lists(l, targets, agg));
     ONYX_ASSIGN(out, forest::build_forest(spec, width));

@@ -21,7 +21,8 @@ struct kernel<ops::ZipMap, cpu> {
     if (cols != labels)
       return status(errc::invalid_argument,
                     "X has " + std::to_string(cols) + " columns for " + std::to_string(labels) + " labels");
-    const tensor keys = strings ? tensor::from(a.classlabels_strings, {labels}) : tensor::from(a.classlabels_int64s, {labels});
+    const tensor keys =
+        strings ? tensor::from(a.classlabels_strings, {labels}) : tensor::from(a.classlabels_int64s, {labels});
     sequence out;
     out.elem_type = dtype::float32;
     out.items.reserve(static_cast<std::size_t>(rows));

@@ -16,7 +16,8 @@ namespace {
 double kernel_value(const std::string& kind, const float* a, const float* b, std::int64_t n, double gamma, double coef0,
                     int degree) {
   double dot = 0, dist = 0;
-  for (std::int64_t i = 0; i < n; ++i) dot += double(a[i]) * b[i], dist += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
+  for (std::int64_t i = 0; i < n; ++i)
+    dot += double(a[i]) * b[i], dist += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
   if (kind == "LINEAR") return dot;
   if (kind == "POLY") return std::pow(gamma * dot + coef0, degree);
   if (kind == "RBF") return std::exp(-gamma * dist);
@@ -60,14 +61,14 @@ TEST_CASE("SVMRegressor: linear mode, one-class, bad lengths", "[ml][svm]") {
       {x}, {attr("coefficients", std::vector<float>{2, -1}), attr("rho", std::vector<float>{0.5f})});
   REQUIRE(lin.ok());
   test::require_close((*lin)[0], std::vector<float>{0.5f, -6.0f});
-  auto one = test::run_op<ops::SVMRegressor>(
-      {x}, {attr("coefficients", std::vector<float>{2, -1}), attr("rho", std::vector<float>{0.5f}),
-            attr("one_class", 1)});
+  auto one = test::run_op<ops::SVMRegressor>({x}, {attr("coefficients", std::vector<float>{2, -1}),
+                                                   attr("rho", std::vector<float>{0.5f}), attr("one_class", 1)});
   REQUIRE(one.ok());
   test::require_close((*one)[0], std::vector<float>{1, -1});
   auto bad = test::run_op<ops::SVMRegressor>(
-      {x}, {attr("kernel_type", std::string("RBF")), attr("n_supports", 2), attr("support_vectors", std::vector<float>{1, 2, 3}),
-            attr("coefficients", std::vector<float>{1, 1}), attr("rho", std::vector<float>{0})});
+      {x}, {attr("kernel_type", std::string("RBF")), attr("n_supports", 2),
+            attr("support_vectors", std::vector<float>{1, 2, 3}), attr("coefficients", std::vector<float>{1, 1}),
+            attr("rho", std::vector<float>{0})});
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.error().message(), Catch::Contains("support_vectors has 3 values"));
 }
@@ -123,7 +124,8 @@ TEST_CASE("SVMClassifier: two classes, with and without Platt probabilities; lib
   std::vector<attribute> a{attr("kernel_type", std::string("LINEAR")),
                            attr("vectors_per_class", std::vector<std::int64_t>{1, 1}),
                            attr("support_vectors", std::vector<float>{1, 0, 0, 1}),
-                           attr("coefficients", std::vector<float>{1, -1}), attr("rho", std::vector<float>{0.5f}),
+                           attr("coefficients", std::vector<float>{1, -1}),
+                           attr("rho", std::vector<float>{0.5f}),
                            sattr("classlabels_strings", {"neg", "pos"})};
   const tensor x = tensor::from(std::vector<float>{1, 3, 2, 0}, {2, 2});
   // Scores: 1 - 3 + 0.5 = -1.5 (votes class 1), 2 - 0 + 0.5 = 2.5 (class 0).
@@ -146,8 +148,10 @@ TEST_CASE("SVMClassifier: two classes, with and without Platt probabilities; lib
   }
   // liblinear mode: Z = X W^T + rho[0] per class, label of the best score.
   auto l = test::run_op<ops::SVMClassifier>(
-      {x}, {attr("coefficients", std::vector<float>{1, 0, 0, 1, -1, 1}), attr("rho", std::vector<float>{0.25f}),
-            attr("classlabels_ints", std::vector<std::int64_t>{5, 6, 7})}, 2);
+      {x},
+      {attr("coefficients", std::vector<float>{1, 0, 0, 1, -1, 1}), attr("rho", std::vector<float>{0.25f}),
+       attr("classlabels_ints", std::vector<std::int64_t>{5, 6, 7})},
+      2);
   REQUIRE(l.ok());
   test::require_close((*l)[1], std::vector<float>{1.25f, 3.25f, 2.25f, 2.25f, 0.25f, -1.75f});
   test::require_close((*l)[0], std::vector<std::int64_t>{6, 5}, 0, 0);

@@ -84,8 +84,12 @@ struct forest_model {
       for (;;) {
         const auto k = static_cast<std::size_t>(i);
         const float v = x[feature[k]], s = split[k];
-        bool go = mode[k] == 0 ? v <= s : mode[k] == 1 ? v < s : mode[k] == 2 ? v >= s : mode[k] == 3 ? v > s
-                : mode[k] == 4 ? v == s : v != s;
+        bool go = mode[k] == 0   ? v <= s
+                  : mode[k] == 1 ? v < s
+                  : mode[k] == 2 ? v >= s
+                  : mode[k] == 3 ? v > s
+                  : mode[k] == 4 ? v == s
+                                 : v != s;
         if (std::isnan(v) && missing[k]) go = true;
         const bool leaf = go ? true_leaf[k] : false_leaf[k];
         i = go ? true_id[k] : false_id[k];
@@ -94,9 +98,12 @@ struct forest_model {
       const auto l = static_cast<std::size_t>(i);
       const auto t = static_cast<std::size_t>(leaf_target[l]);
       const double w = leaf_weight[l];
-      if (aggregate <= 1) out[t] += w;
-      else if (aggregate == 2) out[t] = seen[t] ? std::min(out[t], w) : w;
-      else out[t] = seen[t] ? std::max(out[t], w) : w;
+      if (aggregate <= 1)
+        out[t] += w;
+      else if (aggregate == 2)
+        out[t] = seen[t] ? std::min(out[t], w) : w;
+      else
+        out[t] = seen[t] ? std::max(out[t], w) : w;
       seen[t] = true;
     }
     if (aggregate == 0)
@@ -189,9 +196,10 @@ TEST_CASE("TreeEnsemble: post transforms by hand", "[ml][tree]") {
   };
   const double e1 = std::exp(1.0), e2 = std::exp(-2.0), e0 = 1.0;
   test::require_close(run(0), std::vector<float>{1, -2, 0});
-  test::require_close(run(1), std::vector<float>{float(e1 / (e1 + e2 + e0)), float(e2 / (e1 + e2 + e0)),
-                                                 float(e0 / (e1 + e2 + e0))});
-  test::require_close(run(2), std::vector<float>{float(1 / (1 + std::exp(-1.0))), float(1 / (1 + std::exp(2.0))), 0.5f});
+  test::require_close(
+      run(1), std::vector<float>{float(e1 / (e1 + e2 + e0)), float(e2 / (e1 + e2 + e0)), float(e0 / (e1 + e2 + e0))});
+  test::require_close(run(2),
+                      std::vector<float>{float(1 / (1 + std::exp(-1.0))), float(1 / (1 + std::exp(2.0))), 0.5f});
   // SOFTMAX_ZERO: the zero score stays zero; others exp(v - max) / sum.
   const double z1 = 1.0, z2 = std::exp(-3.0);
   test::require_close(run(3), std::vector<float>{float(z1 / (z1 + z2)), float(z2 / (z1 + z2)), 0.0f});
@@ -213,7 +221,8 @@ TEST_CASE("TreeEnsemble: random forests, every rule and NaNs, against the refere
         std::vector<float> expect;
         for (std::int64_t r = 0; r < rows; ++r)
           for (double v : m.predict(x.data() + r * 9, agg)) expect.push_back(static_cast<float>(v));
-        for (const thread_pool* p : {static_cast<const thread_pool*>(nullptr), static_cast<const thread_pool*>(&pool)}) {
+        for (const thread_pool* p :
+             {static_cast<const thread_pool*>(nullptr), static_cast<const thread_pool*>(&pool)}) {
           INFO("mixed " << mixed << " aggregate " << agg << " rows " << rows << " pool " << (p != nullptr));
           auto r = test::run_op<ops::TreeEnsemble>({tensor::from(x, {rows, 9})}, m.attrs(agg, 0), 1, p);
           REQUIRE(r.ok());
@@ -256,7 +265,8 @@ struct node_lists {
           modes.push_back("LEAF"), featureids.push_back(0), values.push_back(0), truenodeids.push_back(0),
               falsenodeids.push_back(0), missing.push_back(0);
           w_tree.push_back(static_cast<std::int64_t>(t)), w_node.push_back(id);
-          w_target.push_back(leaf_class.empty() ? m.leaf_target[k] : leaf_class[k]), weights.push_back(m.leaf_weight[k]);
+          w_target.push_back(leaf_class.empty() ? m.leaf_target[k] : leaf_class[k]),
+              weights.push_back(m.leaf_weight[k]);
           return id;
         }
         modes.push_back(names[m.mode[k]]), featureids.push_back(m.feature[k]), values.push_back(m.split[k]);
@@ -270,10 +280,14 @@ struct node_lists {
     }
   }
   std::vector<attribute> common() const {
-    return {attr("nodes_treeids", treeids),       attr("nodes_nodeids", nodeids),
-            attr("nodes_featureids", featureids), sattr("nodes_modes", modes),
-            attr("nodes_values", values),         attr("nodes_truenodeids", truenodeids),
-            attr("nodes_falsenodeids", falsenodeids), attr("nodes_missing_value_tracks_true", missing)};
+    return {attr("nodes_treeids", treeids),
+            attr("nodes_nodeids", nodeids),
+            attr("nodes_featureids", featureids),
+            sattr("nodes_modes", modes),
+            attr("nodes_values", values),
+            attr("nodes_truenodeids", truenodeids),
+            attr("nodes_falsenodeids", falsenodeids),
+            attr("nodes_missing_value_tracks_true", missing)};
   }
 };
 
@@ -290,11 +304,13 @@ TEST_CASE("TreeEnsembleRegressor: node lists, base values, aggregates, int and d
   node_lists l(m);
   const char* aggs[] = {"AVERAGE", "SUM", "MIN", "MAX"};
   for (std::int64_t agg : {0, 1, 2, 3}) {
-    auto a = l.common() + std::vector<attribute>{
-                              attr("aggregate_function", std::string(aggs[agg])), attr("n_targets", std::int64_t{2}),
-                              attr("target_treeids", l.w_tree), attr("target_nodeids", l.w_node),
-                              attr("target_ids", l.w_target), attr("target_weights", l.weights),
-                              attr("base_values", std::vector<float>{0.5f, -1.0f})};
+    auto a = l.common() + std::vector<attribute>{attr("aggregate_function", std::string(aggs[agg])),
+                                                 attr("n_targets", std::int64_t{2}),
+                                                 attr("target_treeids", l.w_tree),
+                                                 attr("target_nodeids", l.w_node),
+                                                 attr("target_ids", l.w_target),
+                                                 attr("target_weights", l.weights),
+                                                 attr("base_values", std::vector<float>{0.5f, -1.0f})};
     auto x = rows_with_nans(31, 6, 4u);
     std::vector<float> expect;
     for (std::int64_t r = 0; r < 31; ++r) {
@@ -320,7 +336,8 @@ TEST_CASE("TreeEnsembleRegressor: node lists, base values, aggregates, int and d
                                                 attr("post_transform", std::string("LOGISTIC"))};
   std::vector<std::int64_t> xi{-1, 0, 1, 1, 0, -1};
   std::vector<float> xf(xi.begin(), xi.end()), expect;
-  for (int r = 0; r < 3; ++r) expect.push_back(static_cast<float>(1 / (1 + std::exp(-s.predict(xf.data() + 2 * r, 1)[0]))));
+  for (int r = 0; r < 3; ++r)
+    expect.push_back(static_cast<float>(1 / (1 + std::exp(-s.predict(xf.data() + 2 * r, 1)[0]))));
   auto ri = test::run_op<ops::TreeEnsembleRegressor>({tensor::from(xi, {3, 2})}, a);
   REQUIRE(ri.ok());
   test::require_close((*ri)[0], expect, 1e-5, 1e-6);
@@ -347,7 +364,8 @@ TEST_CASE("TreeEnsembleClassifier: multi-class labels and scores; the binary cas
     auto hits = probe.predict(x.data() + i * 5, 1);
     int best = -1;
     for (int k = 0; k < 3; ++k)
-      if (hits[static_cast<std::size_t>(k)] > 0 && (best < 0 || p[static_cast<std::size_t>(k)] > p[static_cast<std::size_t>(best)]))
+      if (hits[static_cast<std::size_t>(k)] > 0 &&
+          (best < 0 || p[static_cast<std::size_t>(k)] > p[static_cast<std::size_t>(best)]))
         best = k;
     CHECK((*r)[0].data<std::int64_t>()[i] == 10 * (best + 1));
     for (double v : p) scores.push_back(static_cast<float>(v));
@@ -355,8 +373,10 @@ TEST_CASE("TreeEnsembleClassifier: multi-class labels and scores; the binary cas
   test::require_close((*r)[1], scores, 1e-5, 1e-5);
 
   // String labels and SOFTMAX.
-  auto s = l.common() + std::vector<attribute>{attr("class_treeids", l.w_tree), attr("class_nodeids", l.w_node),
-                                               attr("class_ids", l.w_target), attr("class_weights", l.weights),
+  auto s = l.common() + std::vector<attribute>{attr("class_treeids", l.w_tree),
+                                               attr("class_nodeids", l.w_node),
+                                               attr("class_ids", l.w_target),
+                                               attr("class_weights", l.weights),
                                                sattr("classlabels_strings", std::vector<std::string>{"a", "b", "c"}),
                                                attr("post_transform", std::string("SOFTMAX"))};
   auto rs = test::run_op<ops::TreeEnsembleClassifier>({tensor::from(x, {40, 5})}, s, 2);
@@ -374,8 +394,10 @@ TEST_CASE("TreeEnsembleClassifier: multi-class labels and scores; the binary cas
     if (!mixed)
       for (auto& w : bm.leaf_weight) w = std::abs(w) / 3;
     node_lists bl(bm, std::vector<std::int64_t>(bm.leaf_weight.size(), 0));
-    auto b = bl.common() + std::vector<attribute>{attr("class_treeids", bl.w_tree), attr("class_nodeids", bl.w_node),
-                                                  attr("class_ids", bl.w_target), attr("class_weights", bl.weights),
+    auto b = bl.common() + std::vector<attribute>{attr("class_treeids", bl.w_tree),
+                                                  attr("class_nodeids", bl.w_node),
+                                                  attr("class_ids", bl.w_target),
+                                                  attr("class_weights", bl.weights),
                                                   attr("classlabels_int64s", std::vector<std::int64_t>{4, 7}),
                                                   attr("post_transform", std::string(mixed ? "LOGISTIC" : "NONE"))};
     auto xb = rows_with_nans(12, 2, 5u);
@@ -387,7 +409,8 @@ TEST_CASE("TreeEnsembleClassifier: multi-class labels and scores; the binary cas
       INFO("mixed " << mixed << " row " << i << " score " << sc);
       CHECK((*rb)[0].data<std::int64_t>()[i] == (sc > (mixed ? 0.0 : 0.5) ? 7 : 4));
       if (mixed)
-        zb.push_back(static_cast<float>(1 / (1 + std::exp(sc)))), zb.push_back(static_cast<float>(1 / (1 + std::exp(-sc))));
+        zb.push_back(static_cast<float>(1 / (1 + std::exp(sc)))),
+            zb.push_back(static_cast<float>(1 / (1 + std::exp(-sc))));
       else
         zb.push_back(static_cast<float>(1 - sc)), zb.push_back(static_cast<float>(sc));
     }
@@ -425,11 +448,16 @@ graph::model_builder one_node(std::vector<attribute> a, const char* op = "TreeEn
 }
 
 std::vector<attribute> good_tree() {
-  return {attr("leaf_targetids", std::vector<std::int64_t>{0, 0}), tattr("leaf_weights", f32s({1.0f, 2.0f})),
-          attr("n_targets", std::int64_t{1}),                      attr("nodes_featureids", std::vector<std::int64_t>{1}),
-          tattr("nodes_modes", u8s({0})),                          tattr("nodes_splits", f32s({0.0f})),
-          attr("nodes_truenodeids", std::vector<std::int64_t>{0}), attr("nodes_trueleafs", std::vector<std::int64_t>{1}),
-          attr("nodes_falsenodeids", std::vector<std::int64_t>{1}), attr("nodes_falseleafs", std::vector<std::int64_t>{1}),
+  return {attr("leaf_targetids", std::vector<std::int64_t>{0, 0}),
+          tattr("leaf_weights", f32s({1.0f, 2.0f})),
+          attr("n_targets", std::int64_t{1}),
+          attr("nodes_featureids", std::vector<std::int64_t>{1}),
+          tattr("nodes_modes", u8s({0})),
+          tattr("nodes_splits", f32s({0.0f})),
+          attr("nodes_truenodeids", std::vector<std::int64_t>{0}),
+          attr("nodes_trueleafs", std::vector<std::int64_t>{1}),
+          attr("nodes_falsenodeids", std::vector<std::int64_t>{1}),
+          attr("nodes_falseleafs", std::vector<std::int64_t>{1}),
           attr("tree_roots", std::vector<std::int64_t>{0})};
 }
 

@@ -22,9 +22,9 @@ struct CastMap {
   struct attributes {
     std::string cast_to = "TO_FLOAT", map_form = "DENSE";
     std::int64_t max_map = 1;
-    static constexpr auto fields = std::tuple{field{"cast_to", &attributes::cast_to},
-                                              field{"map_form", &attributes::map_form},
-                                              field{"max_map", &attributes::max_map}};
+    static constexpr auto fields =
+        std::tuple{field{"cast_to", &attributes::cast_to}, field{"map_form", &attributes::map_form},
+                   field{"max_map", &attributes::max_map}};
     dtype out_type() const {
       return cast_to == "TO_STRING" ? dtype::string : cast_to == "TO_INT64" ? dtype::int64 : dtype::float32;
     }

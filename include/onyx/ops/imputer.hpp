@@ -21,11 +21,10 @@ struct Imputer {
     std::vector<std::int64_t> imputed_value_int64s;
     float replaced_value_float = 0.0f;
     std::int64_t replaced_value_int64 = 0;
-    static constexpr auto fields = std::tuple{
-        field{"imputed_value_floats", &attributes::imputed_value_floats},
-        field{"imputed_value_int64s", &attributes::imputed_value_int64s},
-        field{"replaced_value_float", &attributes::replaced_value_float},
-        field{"replaced_value_int64", &attributes::replaced_value_int64}};
+    static constexpr auto fields = std::tuple{field{"imputed_value_floats", &attributes::imputed_value_floats},
+                                              field{"imputed_value_int64s", &attributes::imputed_value_int64s},
+                                              field{"replaced_value_float", &attributes::replaced_value_float},
+                                              field{"replaced_value_int64", &attributes::replaced_value_int64}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

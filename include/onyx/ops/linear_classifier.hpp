@@ -30,12 +30,15 @@ struct LinearClassifier {
     std::vector<float> coefficients, intercepts;
     std::int64_t multi_class = 0;
     std::string post_transform = "NONE";
-    static constexpr auto fields = std::tuple{
-        field{"classlabels_ints", &attributes::classlabels_ints},
-        field{"classlabels_strings", &attributes::classlabels_strings},
-        field{"coefficients", &attributes::coefficients, true}, field{"intercepts", &attributes::intercepts},
-        field{"multi_class", &attributes::multi_class}, field{"post_transform", &attributes::post_transform}};
-    std::size_t labels() const { return classlabels_strings.empty() ? classlabels_ints.size() : classlabels_strings.size(); }
+    static constexpr auto fields = std::tuple{field{"classlabels_ints", &attributes::classlabels_ints},
+                                              field{"classlabels_strings", &attributes::classlabels_strings},
+                                              field{"coefficients", &attributes::coefficients, true},
+                                              field{"intercepts", &attributes::intercepts},
+                                              field{"multi_class", &attributes::multi_class},
+                                              field{"post_transform", &attributes::post_transform}};
+    std::size_t labels() const {
+      return classlabels_strings.empty() ? classlabels_ints.size() : classlabels_strings.size();
+    }
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T1, "T1"));
@@ -47,7 +50,8 @@ struct LinearClassifier {
     if (x.rank_known && x.dims.back().known()) {
       const std::int64_t cols = x.dims.back().value();
       const auto n = static_cast<std::int64_t>(a.coefficients.size());
-      if (cols == 0 || n % cols != 0 || (!a.intercepts.empty() && n != cols * static_cast<std::int64_t>(a.intercepts.size())))
+      if (cols == 0 || n % cols != 0 ||
+          (!a.intercepts.empty() && n != cols * static_cast<std::int64_t>(a.intercepts.size())))
         return c.fail("coefficients has " + std::to_string(n) + " values, not classes x features (" +
                       std::to_string(cols) + ")");
       classes = dim(n / cols);

@@ -19,9 +19,9 @@ struct OneHotEncoder {
     std::vector<std::int64_t> cats_int64s;
     std::vector<std::string> cats_strings;
     std::int64_t zeros = 1;
-    static constexpr auto fields = std::tuple{field{"cats_int64s", &attributes::cats_int64s},
-                                              field{"cats_strings", &attributes::cats_strings},
-                                              field{"zeros", &attributes::zeros}};
+    static constexpr auto fields =
+        std::tuple{field{"cats_int64s", &attributes::cats_int64s}, field{"cats_strings", &attributes::cats_strings},
+                   field{"zeros", &attributes::zeros}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

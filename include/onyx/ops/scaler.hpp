@@ -17,8 +17,7 @@ struct Scaler {
   static constexpr dtype_set T = dtypes::f32 | dtypes::f64 | dtypes::i64 | dtypes::i32;
   struct attributes {
     std::vector<float> offset, scale;
-    static constexpr auto fields =
-        std::tuple{field{"offset", &attributes::offset}, field{"scale", &attributes::scale}};
+    static constexpr auto fields = std::tuple{field{"offset", &attributes::offset}, field{"scale", &attributes::scale}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

@@ -38,18 +38,17 @@ struct SVMClassifier {
     std::string post_transform = "NONE";
     std::vector<float> prob_a, prob_b, rho, support_vectors;
     std::vector<std::int64_t> vectors_per_class;
-    static constexpr auto fields = std::tuple{
-        field{"classlabels_ints", &attributes::classlabels_ints},
-        field{"classlabels_strings", &attributes::classlabels_strings},
-        field{"coefficients", &attributes::coefficients},
-        field{"kernel_params", &attributes::kernel_params},
-        field{"kernel_type", &attributes::kernel_type},
-        field{"post_transform", &attributes::post_transform},
-        field{"prob_a", &attributes::prob_a},
-        field{"prob_b", &attributes::prob_b},
-        field{"rho", &attributes::rho},
-        field{"support_vectors", &attributes::support_vectors},
-        field{"vectors_per_class", &attributes::vectors_per_class}};
+    static constexpr auto fields = std::tuple{field{"classlabels_ints", &attributes::classlabels_ints},
+                                              field{"classlabels_strings", &attributes::classlabels_strings},
+                                              field{"coefficients", &attributes::coefficients},
+                                              field{"kernel_params", &attributes::kernel_params},
+                                              field{"kernel_type", &attributes::kernel_type},
+                                              field{"post_transform", &attributes::post_transform},
+                                              field{"prob_a", &attributes::prob_a},
+                                              field{"prob_b", &attributes::prob_b},
+                                              field{"rho", &attributes::rho},
+                                              field{"support_vectors", &attributes::support_vectors},
+                                              field{"vectors_per_class", &attributes::vectors_per_class}};
     std::int64_t classes() const {
       const std::size_t n = classlabels_strings.empty() ? classlabels_ints.size() : classlabels_strings.size();
       return n ? static_cast<std::int64_t>(n) : 1;

@@ -26,11 +26,14 @@ struct SVMRegressor {
     std::int64_t n_supports = 0, one_class = 0;
     std::string post_transform = "NONE";
     std::vector<float> rho, support_vectors;
-    static constexpr auto fields = std::tuple{
-        field{"coefficients", &attributes::coefficients}, field{"kernel_params", &attributes::kernel_params},
-        field{"kernel_type", &attributes::kernel_type},   field{"n_supports", &attributes::n_supports},
-        field{"one_class", &attributes::one_class},       field{"post_transform", &attributes::post_transform},
-        field{"rho", &attributes::rho},                   field{"support_vectors", &attributes::support_vectors}};
+    static constexpr auto fields = std::tuple{field{"coefficients", &attributes::coefficients},
+                                              field{"kernel_params", &attributes::kernel_params},
+                                              field{"kernel_type", &attributes::kernel_type},
+                                              field{"n_supports", &attributes::n_supports},
+                                              field{"one_class", &attributes::one_class},
+                                              field{"post_transform", &attributes::post_transform},
+                                              field{"rho", &attributes::rho},
+                                              field{"support_vectors", &attributes::support_vectors}};
   };
   static status infer(const attributes&, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));

@@ -48,23 +48,23 @@ struct TreeEnsemble {
     std::vector<std::int64_t> nodes_trueleafs, nodes_truenodeids;
     std::int64_t post_transform = 0;
     std::vector<std::int64_t> tree_roots;
-    static constexpr auto fields = std::tuple{
-        field{"aggregate_function", &attributes::aggregate_function},
-        field{"leaf_targetids", &attributes::leaf_targetids},
-        field{"leaf_weights", &attributes::leaf_weights},
-        field{"membership_values", &attributes::membership_values},
-        field{"n_targets", &attributes::n_targets},
-        field{"nodes_falseleafs", &attributes::nodes_falseleafs},
-        field{"nodes_falsenodeids", &attributes::nodes_falsenodeids},
-        field{"nodes_featureids", &attributes::nodes_featureids},
-        field{"nodes_hitrates", &attributes::nodes_hitrates},
-        field{"nodes_missing_value_tracks_true", &attributes::nodes_missing_value_tracks_true},
-        field{"nodes_modes", &attributes::nodes_modes},
-        field{"nodes_splits", &attributes::nodes_splits},
-        field{"nodes_trueleafs", &attributes::nodes_trueleafs},
-        field{"nodes_truenodeids", &attributes::nodes_truenodeids},
-        field{"post_transform", &attributes::post_transform},
-        field{"tree_roots", &attributes::tree_roots}};
+    static constexpr auto fields =
+        std::tuple{field{"aggregate_function", &attributes::aggregate_function},
+                   field{"leaf_targetids", &attributes::leaf_targetids},
+                   field{"leaf_weights", &attributes::leaf_weights},
+                   field{"membership_values", &attributes::membership_values},
+                   field{"n_targets", &attributes::n_targets},
+                   field{"nodes_falseleafs", &attributes::nodes_falseleafs},
+                   field{"nodes_falsenodeids", &attributes::nodes_falsenodeids},
+                   field{"nodes_featureids", &attributes::nodes_featureids},
+                   field{"nodes_hitrates", &attributes::nodes_hitrates},
+                   field{"nodes_missing_value_tracks_true", &attributes::nodes_missing_value_tracks_true},
+                   field{"nodes_modes", &attributes::nodes_modes},
+                   field{"nodes_splits", &attributes::nodes_splits},
+                   field{"nodes_trueleafs", &attributes::nodes_trueleafs},
+                   field{"nodes_truenodeids", &attributes::nodes_truenodeids},
+                   field{"post_transform", &attributes::post_transform},
+                   field{"tree_roots", &attributes::tree_roots}};
 
     std::int64_t targets() const {
       if (n_targets) return *n_targets;

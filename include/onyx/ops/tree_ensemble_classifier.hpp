@@ -45,26 +45,26 @@ struct TreeEnsembleClassifier {
     std::vector<float> nodes_values;
     std::optional<tensor> nodes_values_as_tensor;
     std::string post_transform = "NONE";
-    static constexpr auto fields = std::tuple{
-        field{"base_values", &attributes::base_values},
-        field{"base_values_as_tensor", &attributes::base_values_as_tensor},
-        field{"class_ids", &attributes::class_ids},
-        field{"class_nodeids", &attributes::class_nodeids},
-        field{"class_treeids", &attributes::class_treeids},
-        field{"class_weights", &attributes::class_weights},
-        field{"class_weights_as_tensor", &attributes::class_weights_as_tensor},
-        field{"classlabels_int64s", &attributes::classlabels_int64s},
-        field{"classlabels_strings", &attributes::classlabels_strings},
-        field{"nodes_falsenodeids", &attributes::nodes_falsenodeids},
-        field{"nodes_featureids", &attributes::nodes_featureids},
-        field{"nodes_missing_value_tracks_true", &attributes::nodes_missing_value_tracks_true},
-        field{"nodes_modes", &attributes::nodes_modes},
-        field{"nodes_nodeids", &attributes::nodes_nodeids},
-        field{"nodes_treeids", &attributes::nodes_treeids},
-        field{"nodes_truenodeids", &attributes::nodes_truenodeids},
-        field{"nodes_values", &attributes::nodes_values},
-        field{"nodes_values_as_tensor", &attributes::nodes_values_as_tensor},
-        field{"post_transform", &attributes::post_transform}};
+    static constexpr auto fields =
+        std::tuple{field{"base_values", &attributes::base_values},
+                   field{"base_values_as_tensor", &attributes::base_values_as_tensor},
+                   field{"class_ids", &attributes::class_ids},
+                   field{"class_nodeids", &attributes::class_nodeids},
+                   field{"class_treeids", &attributes::class_treeids},
+                   field{"class_weights", &attributes::class_weights},
+                   field{"class_weights_as_tensor", &attributes::class_weights_as_tensor},
+                   field{"classlabels_int64s", &attributes::classlabels_int64s},
+                   field{"classlabels_strings", &attributes::classlabels_strings},
+                   field{"nodes_falsenodeids", &attributes::nodes_falsenodeids},
+                   field{"nodes_featureids", &attributes::nodes_featureids},
+                   field{"nodes_missing_value_tracks_true", &attributes::nodes_missing_value_tracks_true},
+                   field{"nodes_modes", &attributes::nodes_modes},
+                   field{"nodes_nodeids", &attributes::nodes_nodeids},
+                   field{"nodes_treeids", &attributes::nodes_treeids},
+                   field{"nodes_truenodeids", &attributes::nodes_truenodeids},
+                   field{"nodes_values", &attributes::nodes_values},
+                   field{"nodes_values_as_tensor", &attributes::nodes_values_as_tensor},
+                   field{"post_transform", &attributes::post_transform}};
     std::int64_t classes() const {
       return static_cast<std::int64_t>(classlabels_strings.empty() ? classlabels_int64s.size()
                                                                    : classlabels_strings.size());

@@ -39,26 +39,26 @@ struct TreeEnsembleRegressor {
     std::vector<std::int64_t> target_ids, target_nodeids, target_treeids;
     std::vector<float> target_weights;
     std::optional<tensor> target_weights_as_tensor;
-    static constexpr auto fields = std::tuple{
-        field{"aggregate_function", &attributes::aggregate_function},
-        field{"base_values", &attributes::base_values},
-        field{"base_values_as_tensor", &attributes::base_values_as_tensor},
-        field{"n_targets", &attributes::n_targets},
-        field{"nodes_falsenodeids", &attributes::nodes_falsenodeids},
-        field{"nodes_featureids", &attributes::nodes_featureids},
-        field{"nodes_missing_value_tracks_true", &attributes::nodes_missing_value_tracks_true},
-        field{"nodes_modes", &attributes::nodes_modes},
-        field{"nodes_nodeids", &attributes::nodes_nodeids},
-        field{"nodes_treeids", &attributes::nodes_treeids},
-        field{"nodes_truenodeids", &attributes::nodes_truenodeids},
-        field{"nodes_values", &attributes::nodes_values},
-        field{"nodes_values_as_tensor", &attributes::nodes_values_as_tensor},
-        field{"post_transform", &attributes::post_transform},
-        field{"target_ids", &attributes::target_ids},
-        field{"target_nodeids", &attributes::target_nodeids},
-        field{"target_treeids", &attributes::target_treeids},
-        field{"target_weights", &attributes::target_weights},
-        field{"target_weights_as_tensor", &attributes::target_weights_as_tensor}};
+    static constexpr auto fields =
+        std::tuple{field{"aggregate_function", &attributes::aggregate_function},
+                   field{"base_values", &attributes::base_values},
+                   field{"base_values_as_tensor", &attributes::base_values_as_tensor},
+                   field{"n_targets", &attributes::n_targets},
+                   field{"nodes_falsenodeids", &attributes::nodes_falsenodeids},
+                   field{"nodes_featureids", &attributes::nodes_featureids},
+                   field{"nodes_missing_value_tracks_true", &attributes::nodes_missing_value_tracks_true},
+                   field{"nodes_modes", &attributes::nodes_modes},
+                   field{"nodes_nodeids", &attributes::nodes_nodeids},
+                   field{"nodes_treeids", &attributes::nodes_treeids},
+                   field{"nodes_truenodeids", &attributes::nodes_truenodeids},
+                   field{"nodes_values", &attributes::nodes_values},
+                   field{"nodes_values_as_tensor", &attributes::nodes_values_as_tensor},
+                   field{"post_transform", &attributes::post_transform},
+                   field{"target_ids", &attributes::target_ids},
+                   field{"target_nodeids", &attributes::target_nodeids},
+                   field{"target_treeids", &attributes::target_treeids},
+                   field{"target_weights", &attributes::target_weights},
+                   field{"target_weights_as_tensor", &attributes::target_weights_as_tensor}};
   };
   static status infer(const attributes& a, infer_context& c) {
     ONYX_TRY(require_type(c, 0, T, "T"));
