@@ -7,7 +7,9 @@
 // Inputs not given are generated: floats uniform in [0,1) from a fixed seed,
 // integers 0, bools false; symbolic dims are 1 unless --shape sets them
 // (`--shape NAME=scalar` for rank 0). Without MODEL it runs the bundled
-// ResNet-50. With --output-dir, output i is written to DIR/output_i.pb. With
+// ResNet-50. With --output-dir, output i is written to DIR/output_i.pb (a
+// TensorProto, or for a sequence or map the SequenceProto / MapProto of the
+// ONNX test data format). With
 // --dump-stages, the graph is written as text after each pipeline stage:
 // DIR/00_load.txt, 01_normalize.txt, 02_infer.txt, then 03_<pass>.txt, ...
 // one per optimization pass (onyx/graph/dump.hpp). --keep-float16 turns off
@@ -35,6 +37,7 @@ const char* usage =
 
 onyx::result<onyx::value> read_input(const onyx::io_info& in, const std::string& file) {
   auto kind = in.type.kind == onyx::value_kind::sequence ? onyx::graph::proto_kind::sequence
+              : in.type.kind == onyx::value_kind::map    ? onyx::graph::proto_kind::map
               : in.type.optional                         ? onyx::graph::proto_kind::optional
                                                          : onyx::graph::proto_kind::tensor;
   return onyx::graph::read_value_file(file, kind);
@@ -42,6 +45,10 @@ onyx::result<onyx::value> read_input(const onyx::io_info& in, const std::string&
 
 onyx::status write_output(const onyx::tensor& t, const std::filesystem::path& path, const std::string& name) {
   return onyx::graph::write_tensor_file(t, path, name);
+}
+
+onyx::status write_value(const onyx::value& v, const std::filesystem::path& path, const std::string& name) {
+  return onyx::graph::write_value_file(v, path, name);
 }
 
 }  // namespace
@@ -52,5 +59,5 @@ int main(int argc, char** argv) {
   const std::string model = o->model.empty() ? ONYX_DEFAULT_MODEL : o->model;
   return onyx::cli::run(
       "onyx-run", *o, [&](const onyx::session_options& so) { return onyx::session::open(model, so); }, read_input,
-      write_output);
+      write_output, write_value);
 }

@@ -128,4 +128,34 @@ template <> struct kernel<ops::LabelEncoder, cpu> {
   }
 };
 
+template <> struct kernel<ops::LabelEncoder_v1, cpu> {
+  static constexpr std::array types{ops::LabelEncoder_v1::T1};
+  using state = std::unordered_map<std::string, std::int64_t>;
+  template <ops::signature S> static result<state> prepare(const prepare_info<ops::LabelEncoder_v1>& p) {
+    state index;
+    const auto& classes = p.attrs().classes_strings;
+    for (std::size_t i = 0; i < classes.size(); ++i) index.try_emplace(classes[i], static_cast<std::int64_t>(i));
+    return index;
+  }
+  template <ops::signature S> static status run(const call<ops::LabelEncoder_v1>& c) {
+    const auto& a = c.attrs();
+    const tensor& x = c.input(0);
+    tensor& y = c.output(0);
+    if constexpr (S[0] == dtype::string) {
+      const state& index = c.state<state>();
+      for (std::int64_t i = 0; i < x.size(); ++i) {
+        auto it = index.find(x.data<std::string>()[i]);
+        y.data<std::int64_t>()[i] = it == index.end() ? a.default_int64 : it->second;
+      }
+    } else {
+      const auto n = static_cast<std::int64_t>(a.classes_strings.size());
+      for (std::int64_t i = 0; i < x.size(); ++i) {
+        const std::int64_t k = x.data<std::int64_t>()[i];
+        y.data<std::string>()[i] = k >= 0 && k < n ? a.classes_strings[static_cast<std::size_t>(k)] : a.default_string;
+      }
+    }
+    return ok();
+  }
+};
+
 }  // namespace onyx

@@ -85,3 +85,16 @@ TEST_CASE("LabelEncoder: string keys to int64 with a default", "[text]") {
   a[1] = attr("values_int64s", std::vector<std::int64_t>{10, 20});
   CHECK(!test::run_op<ops::LabelEncoder>({tensor::from(strings{"a"}, {1})}, a).ok());
 }
+
+TEST_CASE("LabelEncoder opset 1: classes_strings both ways with defaults", "[text]") {
+  std::vector<attribute> a{sattr("classes_strings", {"x", "y", "x"}), attr("default_int64", std::int64_t{-5}),
+                           attr("default_string", std::string("none"))};
+  auto s = test::run_op<ops::LabelEncoder_v1>({tensor::from(strings{"y", "q", "x"}, {3})}, a);
+  REQUIRE(s.ok());
+  auto y = s.value()[0].values<std::int64_t>();
+  CHECK(std::vector<std::int64_t>(y.begin(), y.end()) == std::vector<std::int64_t>{1, -5, 0});
+  auto i = test::run_op<ops::LabelEncoder_v1>({tensor::from(std::vector<std::int64_t>{2, 3, -1}, {3})}, a);
+  REQUIRE(i.ok());
+  auto z = i.value()[0].values<std::string>();
+  CHECK(std::vector<std::string>(z.begin(), z.end()) == std::vector<std::string>{"x", "none", "none"});
+}

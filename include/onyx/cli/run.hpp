@@ -218,12 +218,17 @@ inline double peak_rss_kib() {
 using read_input_fn = onyx::result<onyx::value> (*)(const onyx::io_info& in, const std::string& file);
 using write_output_fn = onyx::status (*)(const onyx::tensor& t, const std::filesystem::path& path,
                                          const std::string& name);
+/// How a program writes an output that is not a tensor (a sequence, a map);
+/// null where it cannot.
+using write_value_fn = onyx::status (*)(const onyx::value& v, const std::filesystem::path& path,
+                                        const std::string& name);
 
 /// Opens the session with `open(session_options)`, then generates or reads
 /// the inputs, runs warmup + timed runs, prints each output and the latency
 /// line, and writes the outputs when asked. Returns the exit status.
 template <class Open>
-int run(const std::string& program, const options& o, Open open, read_input_fn read_input, write_output_fn write_output) {
+int run(const std::string& program, const options& o, Open open, read_input_fn read_input, write_output_fn write_output,
+        write_value_fn write_value = nullptr) {
   auto fail = [&](const std::string& msg) { return cli::fail(program, msg); };
   onyx::session_options so;
   so.threads = o.threads;
@@ -275,7 +280,10 @@ int run(const std::string& program, const options& o, Open open, read_input_fn r
   for (std::size_t i = 0; i < outs.size(); ++i) {
     const auto& name = s.outputs()[i].name;
     if (!outs[i].is_tensor()) {
-      std::printf("%s: %s\n", name.c_str(), outs[i].is_sequence() ? "sequence" : outs[i].is_none() ? "none" : "map");
+      std::printf("%s: %s", name.c_str(), outs[i].is_sequence() ? "sequence" : outs[i].is_none() ? "none" : "map");
+      if (outs[i].is_sequence()) std::printf(" of %zu", outs[i].as_sequence().items.size());
+      if (outs[i].is_map()) std::printf(" of %lld", static_cast<long long>(outs[i].as_map().keys.size()));
+      std::printf("\n");
       continue;
     }
     const auto& t = outs[i].as_tensor();
@@ -286,8 +294,12 @@ int run(const std::string& program, const options& o, Open open, read_input_fn r
     std::error_code ec;
     std::filesystem::create_directories(o.output_dir, ec);
     for (std::size_t i = 0; i < outs.size(); ++i) {
-      if (!outs[i].is_tensor()) return fail("output " + std::to_string(i) + " is not a tensor; cannot write it");
       auto path = std::filesystem::path(o.output_dir) / ("output_" + std::to_string(i) + ".pb");
+      if (!outs[i].is_tensor()) {
+        if (!write_value) return fail("output " + std::to_string(i) + " is not a tensor; cannot write it");
+        if (auto st = write_value(outs[i], path, s.outputs()[i].name); !st.ok()) return fail(st.message());
+        continue;
+      }
       if (auto st = write_output(outs[i].as_tensor(), path, s.outputs()[i].name); !st.ok())
         return fail(st.message());
     }

@@ -48,6 +48,7 @@ inline value_type convert_type(const onnx::TypeProto& t) {
     v.shape = sym_shape::unknown_rank();
   } else if (t.has_map_type()) {
     v.kind = value_kind::map;
+    v.type = convert_type(t.map_type().value_type()).type;  // the values' element type
   } else if (t.has_optional_type()) {
     v = convert_type(t.optional_type().elem_type());
     v.optional = true;

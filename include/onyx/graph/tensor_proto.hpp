@@ -511,4 +511,66 @@ inline status write_tensor_file(const tensor& t, const std::filesystem::path& pa
   return write_proto_file(path, tensor_to_proto(t, std::move(name)));
 }
 
+/// A sequence or map value as the ONNX test data format holds it: a
+/// SequenceProto (tensors, maps or sequences inside) or a MapProto (keys, and
+/// its values as a SequenceProto of one-element tensors). errc::unsupported
+/// for what the format cannot hold (an optional that holds nothing).
+inline status value_to_proto(const value& v, onnx::SequenceProto& out, const std::string& name);
+inline status value_to_proto(const value& v, onnx::MapProto& out, const std::string& name);
+
+inline status value_to_proto(const value& v, onnx::SequenceProto& out, const std::string& name) {
+  out.set_name(name);
+  if (!v.is_sequence()) return status(errc::unsupported, "'" + name + "' is not a sequence");
+  const auto& items = v.as_sequence().items;
+  out.set_elem_type(onnx::SequenceProto::TENSOR);
+  for (const auto& item : items) {
+    if (item.is_tensor()) {
+      out.set_elem_type(onnx::SequenceProto::TENSOR);
+      *out.add_tensor_values() = tensor_to_proto(item.as_tensor(), "");
+    } else if (item.is_map()) {
+      out.set_elem_type(onnx::SequenceProto::MAP);
+      ONYX_TRY(value_to_proto(item, *out.add_map_values(), ""));
+    } else if (item.is_sequence()) {
+      out.set_elem_type(onnx::SequenceProto::SEQUENCE);
+      ONYX_TRY(value_to_proto(item, *out.add_sequence_values(), ""));
+    } else {
+      return status(errc::unsupported, "'" + name + "' holds an empty value");
+    }
+  }
+  return ok();
+}
+
+inline status value_to_proto(const value& v, onnx::MapProto& out, const std::string& name) {
+  out.set_name(name);
+  if (!v.is_map()) return status(errc::unsupported, "'" + name + "' is not a map");
+  const map& m = v.as_map();
+  out.set_key_type(static_cast<std::int32_t>(m.keys.type()));
+  for (std::int64_t i = 0; i < m.keys.size(); ++i) {
+    if (m.keys.type() == dtype::string) {
+      out.add_string_keys(m.keys.data<std::string>()[i]);
+    } else {
+      const std::int64_t k = visit_numeric(
+          m.keys.type(), [&](auto z) { return static_cast<std::int64_t>(load(m.keys.data<decltype(z)>()[i])); },
+          [] { return std::int64_t{0}; });
+      out.add_keys(k);
+    }
+  }
+  sequence values;
+  values.items = m.values;
+  return value_to_proto(value(std::move(values)), *out.mutable_values(), "");
+}
+
+/// Writes a tensor, sequence or map value as the test-data format does.
+inline status write_value_file(const value& v, const std::filesystem::path& path, std::string name) {
+  if (v.is_tensor()) return write_tensor_file(v.as_tensor(), path, std::move(name));
+  if (v.is_map()) {
+    onnx::MapProto p;
+    ONYX_TRY(value_to_proto(v, p, name));
+    return write_proto_file(path, p);
+  }
+  onnx::SequenceProto p;
+  ONYX_TRY(value_to_proto(v, p, name));
+  return write_proto_file(path, p);
+}
+
 }  // namespace onyx::graph

@@ -3,8 +3,10 @@
 // values_strings/int64s/floats, or keys_tensor/values_tensor from opset 4);
 // elements not among the keys get the default (default_tensor, or
 // default_string "_Unused" / default_int64 -1 / default_float -0.0 by the
-// values' type). Float keys match NaN to NaN. ai.onnx.ml opsets 1-latest
-// (opset 1's single-list form is not covered: one struct, since 2).
+// values' type). Float keys match NaN to NaN. ai.onnx.ml opsets 2-latest.
+// ops::LabelEncoder_v1 (opset 1): one list, classes_strings: a string maps to
+// its index (default_int64 when absent), an int64 to classes_strings[i]
+// (default_string when outside). A repeated class maps to its first index.
 // Tested in test/unit/text_test.cpp and node/test_ai_onnx_ml_label_encoder_*.
 #pragma once
 
@@ -70,6 +72,26 @@ struct LabelEncoder {
     if (a.default_tensor && a.default_tensor->type() != v.type())
       return c.fail("default_tensor must have the values' type");
     c.set_output(0, v.type(), c.input_shape(0));
+    return ok();
+  }
+};
+
+struct LabelEncoder_v1 {
+  static constexpr std::string_view domain = "ai.onnx.ml", name = "LabelEncoder";
+  static constexpr int since = 1, until = 1;
+  static constexpr arity inputs{1, 1}, outputs{1, 1};
+  static constexpr dtype_set T1 = dtypes::string | dtypes::i64;
+  struct attributes {
+    std::vector<std::string> classes_strings;
+    std::int64_t default_int64 = -1;
+    std::string default_string = "_Unused";
+    static constexpr auto fields = std::tuple{field{"classes_strings", &attributes::classes_strings},
+                                              field{"default_int64", &attributes::default_int64},
+                                              field{"default_string", &attributes::default_string}};
+  };
+  static status infer(const attributes&, infer_context& c) {
+    ONYX_TRY(require_type(c, 0, T1, "T1"));
+    c.set_output(0, c.input_type(0) == dtype::string ? dtype::int64 : dtype::string, c.input_shape(0));
     return ok();
   }
 };

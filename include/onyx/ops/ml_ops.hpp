@@ -6,6 +6,22 @@
 
 #include "onyx/ops/array_feature_extractor.hpp"
 #include "onyx/ops/binarizer.hpp"
+#include "onyx/ops/cast_map.hpp"
+#include "onyx/ops/category_mapper.hpp"
+#include "onyx/ops/dict_vectorizer.hpp"
+#include "onyx/ops/feature_vectorizer.hpp"
+#include "onyx/ops/imputer.hpp"
+#include "onyx/ops/linear_classifier.hpp"
+#include "onyx/ops/linear_regressor.hpp"
+#include "onyx/ops/normalizer.hpp"
+#include "onyx/ops/one_hot_encoder.hpp"
+#include "onyx/ops/scaler.hpp"
+#include "onyx/ops/svm_classifier.hpp"
+#include "onyx/ops/svm_regressor.hpp"
+#include "onyx/ops/tree_ensemble.hpp"
+#include "onyx/ops/tree_ensemble_classifier.hpp"
+#include "onyx/ops/tree_ensemble_regressor.hpp"
+#include "onyx/ops/zip_map.hpp"
 
 #include "onyx/ops/op_list.hpp"
 
@@ -14,7 +30,23 @@ namespace onyx {
 // clang-format off
 using ml_ops = op_list<
     ops::Binarizer,
-    ops::ArrayFeatureExtractor>;
+    ops::ArrayFeatureExtractor,
+    ops::TreeEnsemble,
+    ops::TreeEnsembleRegressor,
+    ops::TreeEnsembleClassifier,
+    ops::Scaler,
+    ops::Normalizer,
+    ops::LinearRegressor,
+    ops::LinearClassifier,
+    ops::SVMRegressor,
+    ops::SVMClassifier,
+    ops::Imputer,
+    ops::OneHotEncoder,
+    ops::FeatureVectorizer,
+    ops::CategoryMapper,
+    ops::ZipMap,
+    ops::DictVectorizer,
+    ops::CastMap>;
 // clang-format on
 
 }  // namespace onyx

@@ -22,7 +22,8 @@ using text_ops = op_list<
     ops::StringConcat,
     ops::RegexFullMatch,
     ops::TfIdfVectorizer,
-    ops::LabelEncoder>;
+    ops::LabelEncoder,
+    ops::LabelEncoder_v1>;
 // clang-format on
 
 }  // namespace onyx
