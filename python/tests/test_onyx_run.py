@@ -4,7 +4,6 @@ ResNet-50), --profile-summary, --dim, --optimization, --save-optimized."""
 
 import json
 import os
-import pathlib
 import re
 import subprocess
 
@@ -118,3 +117,14 @@ def test_onyx_run_dim_optimization_and_saving(onyx_run, models, tmp_path):
     p = subprocess.run([str(onyx_run), str(models / "affine.onnx"), "--optimization", "max"], capture_output=True,
                        text=True)
     assert p.returncode == 1 and "none, basic, extended or all" in p.stderr
+
+
+def test_profile_file_from_the_environment(onyx_run, models, tmp_path):
+    trace_file = tmp_path / "env.json"
+    env = dict(os.environ, ONYX_PROFILE_FILE=str(trace_file))
+    p = subprocess.run([str(onyx_run), str(models / "affine.onnx"), "--runs", "2"], capture_output=True, text=True,
+                       env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    trace = json.loads(trace_file.read_text())  # written when the session ends
+    check_trace_schema(trace)
+    assert len([e for e in trace["traceEvents"] if e.get("cat") == "node"]) == 3 * 2  # Mul and Add, 3 runs

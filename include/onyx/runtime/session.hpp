@@ -24,6 +24,7 @@
 #include <filesystem>
 
 #include "onyx/graph/dump.hpp"
+#include "onyx/graph/free_dimensions.hpp"
 #include "onyx/graph/normalize.hpp"
 #include "onyx/graph/resolve.hpp"
 #include "onyx/registry/registry.hpp"
@@ -304,7 +305,7 @@ class session_core {
       stage_start = clock::now();
     };
     ONYX_TRY(graph::resolve_ops(model_, ops_));
-    ONYX_TRY(fix_free_dimensions());
+    ONYX_TRY(graph::fix_free_dimensions(*model_.main, opt_.free_dimensions));
     ONYX_TRY(dump("load", *model_.main));
     ONYX_TRY(graph::normalize(*model_.main, ops_));
     ONYX_TRY(dump("normalize", *model_.main));
@@ -367,38 +368,6 @@ class session_core {
     if (!match)
       return status(errc::invalid_argument, "input '" + want.name + "' has shape " + sym_shape(t.shape()).str() +
                                                 ", expected " + s.str());
-    return ok();
-  }
-
-  /// Replaces the symbolic dims of the graph inputs that
-  /// session_options::free_dimensions names by their values.
-  status fix_free_dimensions() {
-    if (opt_.free_dimensions.empty()) return ok();
-    auto& g = *model_.main;
-    std::map<std::string, int, std::less<>> used;
-    std::string symbols;
-    for (int id : g.inputs) {
-      auto& shape = g.values[id].type.shape;
-      if (!shape.rank_known) continue;
-      for (auto& d : shape.dims) {
-        if (d.known() || d.is_unknown()) continue;
-        const std::string sym = d.str();
-        if (auto it = opt_.free_dimensions.find(sym); it != opt_.free_dimensions.end()) {
-          if (it->second < 0)
-            return status(errc::invalid_argument, "free dimension '" + sym + "' set to " +
-                                                      std::to_string(it->second) + "; a dim cannot be negative");
-          d = dim(it->second);
-          ++used[sym];
-        } else if (symbols.find("'" + sym + "'") == std::string::npos) {
-          symbols += (symbols.empty() ? "'" : ", '") + sym + "'";
-        }
-      }
-    }
-    for (const auto& [name, v] : opt_.free_dimensions)
-      if (!used.count(name))
-        return status(errc::invalid_argument, "free dimension '" + name + "' is not a symbolic dim of the model's inputs" +
-                                                  (symbols.empty() ? std::string(" (they have none)")
-                                                                   : " (their symbolic dims are " + symbols + ")"));
     return ok();
   }
 
