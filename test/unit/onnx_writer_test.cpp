@@ -43,7 +43,7 @@ TEST_CASE("optimized_model_filepath: the fused graph as .onnx, loaded again") {
   CHECK(ops_of(again).front() == "onyx.fused.Conv");
   CHECK(again.metadata().description == "a small network");
   REQUIRE(again.inputs().size() == 1);
-  CHECK(again.inputs()[0].type.shape.str() == "N,2,4,4");
+  CHECK(again.inputs()[0].type.shape.str() == "[N,2,4,4]");
 
   std::vector<float> xs(2 * 2 * 4 * 4);
   for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<float>((i * 37) % 11) - 5.0f;
