@@ -13,6 +13,8 @@ packages=(
   libstb-dev imagemagick fonts-dejavu-core fonts-wqy-zenhei nodejs
   g++-aarch64-linux-gnu qemu-user-static  # the arm64 cross build and its tests
   gnuplot-nox  # bench/transformers/scaling.sh draws its latency plots
+  # python/: the Python package (pybind11), its tests, and the pip install test's venv
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-venv python3-pip
 )
 # Debian's npm conflicts with a nodejs from NodeSource (which brings its own).
 command -v npm >/dev/null || packages+=(npm)

@@ -2,7 +2,8 @@
 //
 //   onyx-run [MODEL] [--input NAME=FILE.pb]... [--shape NAME=2x3x224x224]...
 //            [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]
-//            [--keep-float16]
+//            [--keep-float16] [--dim SYMBOL=N]... [--optimization none|basic|extended|all]
+//            [--save-optimized FILE.onnx] [--profile FILE.json] [--profile-summary]
 //
 // Inputs not given are generated: floats uniform in [0,1) from a fixed seed,
 // integers 0, bools false; symbolic dims are 1 unless --shape sets them
@@ -14,7 +15,13 @@
 // DIR/00_load.txt, 01_normalize.txt, 02_infer.txt, then 03_<pass>.txt, ...
 // one per optimization pass (onyx/graph/dump.hpp). --keep-float16 turns off
 // the pass that runs float16/bfloat16 regions in float32 (each such op then
-// converts its own inputs and outputs), for comparisons.
+// converts its own inputs and outputs), for comparisons. --dim fixes a
+// symbolic input dim by name; --optimization picks ONNX Runtime's level of
+// passes; --save-optimized writes the optimized model (.onnx, fused ops in
+// onyx's domain); --profile writes a Chrome trace (chrome://tracing,
+// Perfetto) of the session's creation and every kernel call, as
+// ONYX_PROFILE_FILE=FILE does for any program; --profile-summary prints
+// kernel time per op type, sorted by share.
 //
 // Prints `session: created in X ms, peak RSS so far Y MiB` (loading and
 // preparing the model: session::open; the peak resident set after it), one
@@ -33,7 +40,8 @@ namespace {
 const char* usage =
     "usage: onyx-run [MODEL] [--input NAME=FILE.pb]... [--shape NAME=2x3x224x224]...\n"
     "                [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]\n"
-    "                [--keep-float16]\n";
+    "                [--keep-float16] [--dim SYMBOL=N]... [--optimization none|basic|extended|all]\n"
+    "                [--save-optimized FILE.onnx] [--profile FILE.json] [--profile-summary]\n";
 
 onyx::result<onyx::value> read_input(const onyx::io_info& in, const std::string& file) {
   auto kind = in.type.kind == onyx::value_kind::sequence ? onyx::graph::proto_kind::sequence

@@ -26,6 +26,9 @@ class session : public session_core {
   static result<std::unique_ptr<session_core>> open(const std::filesystem::path& path,
                                                     const session_options& opt = {});
   static result<std::unique_ptr<session_core>> open(graph::model m, const session_options& opt = {});
+  /// Loads a serialized ModelProto held in memory (external data is looked
+  /// for in the current directory) and prepares it.
+  static result<std::unique_ptr<session_core>> open_bytes(std::string_view bytes, const session_options& opt = {});
   /// The table of every op and backend the library holds.
   static op_table all_ops();
 };

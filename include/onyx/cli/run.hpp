@@ -4,7 +4,14 @@
 //
 //   PROGRAM [MODEL] [--input NAME=FILE.pb]... [--shape NAME=2x3x224x224]...
 //           [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]
-//           [--keep-float16]
+//           [--keep-float16] [--dim SYMBOL=N]... [--optimization none|basic|extended|all]
+//           [--save-optimized FILE.onnx] [--profile FILE.json] [--profile-summary]
+//
+// --dim fixes a symbolic input dim by name (session_options::free_dimensions);
+// --optimization picks the passes by ONNX Runtime's levels; --save-optimized
+// writes the optimized model as .onnx; --profile writes a Chrome trace of the
+// session's creation and of every kernel call (runtime/profile.hpp), and
+// --profile-summary prints kernel time per op type after the timed runs.
 //
 // Inputs not given are generated: floats uniform in [0,1) from a fixed seed,
 // integers 0, bools false; symbolic dims are 1 unless --shape sets them
@@ -38,6 +45,10 @@ struct options {
   std::string output_dir;
   std::string dump_stages;
   bool keep_float16 = false;
+  std::map<std::string, std::int64_t, std::less<>> dims;  // --dim
+  graph::passes::optimization_level level = graph::passes::optimization_level::all;
+  std::string save_optimized, profile;
+  bool profile_summary = false;
 };
 
 /// Prints "PROGRAM: msg" to stderr; returns 1 (the exit status).
@@ -113,6 +124,27 @@ inline onyx::result<options> parse_args(int argc, char** argv, const char* usage
       ONYX_ASSIGN(o.dump_stages, next());
     } else if (a == "--keep-float16") {
       o.keep_float16 = true;
+    } else if (a == "--dim") {
+      std::string n, v;
+      ONYX_TRY(name_value(n, v));
+      char* end = nullptr;
+      long long d = std::strtoll(v.c_str(), &end, 10);
+      if (v.empty() || *end || d < 0) return bad("--dim " + n + " expects a non-negative integer, got '" + v + "'");
+      o.dims[n] = d;
+    } else if (a == "--optimization") {
+      ONYX_ASSIGN(auto v, next());
+      using L = graph::passes::optimization_level;
+      if (v == "none") o.level = L::none;
+      else if (v == "basic") o.level = L::basic;
+      else if (v == "extended") o.level = L::extended;
+      else if (v == "all") o.level = L::all;
+      else return bad("--optimization expects none, basic, extended or all, got '" + v + "'");
+    } else if (a == "--save-optimized") {
+      ONYX_ASSIGN(o.save_optimized, next());
+    } else if (a == "--profile") {
+      ONYX_ASSIGN(o.profile, next());
+    } else if (a == "--profile-summary") {
+      o.profile_summary = true;
     } else if (a == "-h" || a == "--help") {
       std::fputs(usage, stdout);
       std::exit(0);
@@ -234,6 +266,11 @@ int run(const std::string& program, const options& o, Open open, read_input_fn r
   so.threads = o.threads;
   so.dump_stages = o.dump_stages;
   so.compute_float16_in_float32 = !o.keep_float16;
+  so.free_dimensions = o.dims;
+  so.optimization_level = o.level;
+  so.optimized_model_filepath = o.save_optimized;
+  so.profile_file = o.profile;
+  so.profile_summary = o.profile_summary;
   const auto c0 = std::chrono::steady_clock::now();
   auto opened = open(so);
   const auto c1 = std::chrono::steady_clock::now();
@@ -303,6 +340,11 @@ int run(const std::string& program, const options& o, Open open, read_input_fn r
       if (auto st = write_output(outs[i].as_tensor(), path, s.outputs()[i].name); !st.ok())
         return fail(st.message());
     }
+  }
+  if (o.profile_summary) std::fputs(s.profile_summary().c_str(), stdout);
+  if (!o.profile.empty()) {
+    if (auto st = s.end_profiling(); !st.ok()) return fail(st.message());
+    std::printf("profile: %s\n", o.profile.c_str());
   }
   std::sort(ms.begin(), ms.end());
   double median = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;

@@ -21,6 +21,7 @@ enum class errc {
   out_of_range,      // an index inside the data is outside its bounds
   io,                // file could not be read or written
   internal,
+  cancelled,         // a run stopped on request (run_options::terminate)
 };
 
 /// Success, or an error code with a message. Cheap to return when ok.

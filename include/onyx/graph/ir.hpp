@@ -85,6 +85,10 @@ struct model {
   std::map<std::string, int, std::less<>> opsets;  // domain ("" = ai.onnx) -> version
   std::int64_t ir_version = 0;
   std::string producer;
+  /// The rest of ModelProto's description (session_core::metadata()).
+  std::string producer_version, domain, doc_string, graph_doc_string;
+  std::int64_t model_version = 0;
+  std::map<std::string, std::string> metadata_props;  // custom key/value pairs
   /// Already through the optimization passes (a compact model written by
   /// onyx-ops): a session runs none again, so it needs only the kernels of
   /// the nodes it finds.

@@ -18,6 +18,7 @@
 #include <set>
 
 #include "onyx/graph/ir.hpp"
+#include "onyx/graph/onnx_writer.hpp"
 #include "onyx/graph/resolve.hpp"
 #include "onyx/graph/tensor_proto.hpp"
 
@@ -400,6 +401,12 @@ inline result<model> load_model(onnx::ModelProto& mp, const std::filesystem::pat
   model m;
   m.ir_version = mp.ir_version();
   m.producer = mp.producer_name();
+  m.producer_version = mp.producer_version();
+  m.domain = mp.domain();
+  m.model_version = mp.model_version();
+  m.doc_string = mp.doc_string();
+  m.graph_doc_string = mp.graph().doc_string();
+  for (const auto& p : mp.metadata_props()) m.metadata_props[p.key()] = p.value();
   for (const auto& o : mp.opset_import()) m.opsets[domain_of(o.domain())] = static_cast<int>(o.version());
   if (mp.opset_import_size() == 0) m.opsets[""] = 1;  // IR 1-2 models carry no import
   for (const auto& f : mp.functions())
@@ -424,9 +431,11 @@ inline result<model> load_model(const std::filesystem::path& path, const op_tabl
   return m;
 }
 
-/// The .onnx loader, as a session's `Loader` policy.
+/// The .onnx loader, as a session's `Loader` policy; `save` writes the
+/// optimized model (session_options::optimized_model_filepath).
 struct onnx_loader {
   static result<model> load(const std::filesystem::path& path, const op_table& ops) { return load_model(path, ops); }
+  static status save(const model& m, const std::filesystem::path& path) { return write_onnx_model(m, path); }
 };
 
 /// Loads a model held in memory (serialized ModelProto bytes).

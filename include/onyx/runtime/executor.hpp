@@ -80,6 +80,42 @@ inline status plan_step(const bound_node& b, const graph::inferred& st, const th
   return ok();
 }
 
+/// Adds one kernel call to the profile's table and, when it traces, its event.
+inline void record(op_profile& p, const bound_node& b, std::span<value* const> in, op_profile::clock::time_point start,
+                   op_profile::clock::duration elapsed) {
+  const auto& n = *b.node;
+  std::string key = n.op_type;
+  if (p.by_shape())
+    for (const value* v : in)
+      if (v && v->is_tensor()) key += " " + to_string(v->as_tensor().shape());
+  p.add(key, elapsed);
+  if (!p.tracing()) return;
+  op_profile::event e;
+  e.name = n.name;
+  e.cat = "node";
+  e.start = start;
+  e.duration = elapsed;
+  e.thread = op_profile::thread_number();
+  e.op = n.op->qualified_name();
+  std::string sig;
+  for (const value* v : in) {
+    if (!sig.empty()) sig += ",", e.input_shapes += ",";
+    if (v && v->is_tensor()) {
+      sig += name(v->as_tensor().type());
+      e.input_shapes += "[";
+      for (std::size_t d = 0; d < v->as_tensor().rank(); ++d)
+        e.input_shapes += (d ? "," : "") + std::to_string(v->as_tensor().dim(d));
+      e.input_shapes += "]";
+    } else {
+      sig += v && !v->is_none() ? "value" : "none";
+      e.input_shapes += v && v->is_sequence() ? "sequence" : v && v->is_map() ? "map" : "none";
+    }
+  }
+  e.kernel = std::string(b.backend->name) + "(" + sig + ")";
+  if (b.backend->device == device_kind::cpu) e.isa = p.isa();
+  p.add_event(std::move(e));
+}
+
 /// Whether the step's inputs have the shapes it was planned for.
 inline bool shapes_match(const step_plan& sp, std::span<value* const> ins) {
   for (std::size_t i = 0; i < ins.size(); ++i)
@@ -174,7 +210,8 @@ struct run_context {
   std::vector<value> slots;
   std::vector<std::vector<value*>> in_ptrs, out_ptrs;  // per step
   std::vector<char> reset_after_run;                   // per value
-  op_profile* profile = nullptr;                       // set under ONYX_PROFILE
+  op_profile* profile = nullptr;                       // set when the session profiles (profile.hpp)
+  const std::atomic<bool>* terminate = nullptr;        // run_options::terminate: checked before each node
   step_observer* observer = nullptr;                   // called around each kernel call
 };
 
@@ -303,6 +340,8 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
   for (std::size_t s = 0; s < steps; ++s) {
     const bound_node& b = cg.nodes[plan ? plan->steps[s] : s];
     const auto& n = *b.node;
+    if (rc.terminate && rc.terminate->load(std::memory_order_relaxed))
+      return status(errc::cancelled, "the run was terminated (run_options::terminate was set) before " + n.label());
     auto& outs = rc.out_ptrs[s];
     // Outputs the plan did not place: graph outputs (fresh each run) and
     // values whose extents were unknown until now.
@@ -361,14 +400,7 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
     const auto start = rc.profile ? op_profile::clock::now() : op_profile::clock::time_point{};
     status r = planned ? b.kernel->run(c) : run_with_plan_here(*b.kernel, c, pool);
     if (rc.observer) rc.observer->after(n);
-    if (rc.profile) {
-      const auto elapsed = op_profile::clock::now() - start;
-      std::string key = n.op_type;
-      if (rc.profile->by_shape())
-        for (const value* v : c.in_)
-          if (v && v->is_tensor()) key += " " + to_string(v->as_tensor().shape());
-      rc.profile->add(key, elapsed);
-    }
+    if (rc.profile) executor_detail::record(*rc.profile, b, c.in_, start, op_profile::clock::now() - start);
     if (!r.ok()) return std::move(r).with_context(n.label());
   }
   return ok();
@@ -389,6 +421,7 @@ inline status node_context::run_subgraph(int index, std::span<const value> input
     return status(errc::invalid_argument, "subgraph '" + g.name + "' takes " + std::to_string(g.inputs.size()) +
                                               " inputs, got " + std::to_string(inputs.size()));
   run_context rc;
+  rc.terminate = rc_->terminate;
   ONYX_TRY(bind_plan(sub, nullptr, rc));
   for (std::size_t i = 0; i < inputs.size(); ++i) rc.slots[g.inputs[i]] = inputs[i];
   for (std::size_t i = 0; i < g.captures.size(); ++i) rc.slots[g.captures[i]] = rc_->slots[sub.capture_sources[i]];

@@ -50,14 +50,14 @@ inline status optimize_body(graph::graph& g, const compile_options& co, const gr
 
 }  // namespace optimize_detail
 
-/// `m` optimized against `ops` as a session would (passes per `passes`),
-/// with the kernels its graphs then run.
+/// `m` optimized against `ops` as a session would (passes per `passes`;
+/// none when `optimize` is false), with the kernels its graphs then run.
 inline result<optimized_model> optimize_model(graph::model m, const op_table& ops,
-                                              const graph::passes::pass_options& passes = {}) {
+                                              const graph::passes::pass_options& passes = {}, bool optimize = true) {
   ONYX_TRY(graph::resolve_ops(m, ops));
   ONYX_TRY(graph::normalize(*m.main, ops));
   optimized_model out;
-  compile_options co{!m.optimized, nullptr, ops, {}, passes};
+  compile_options co{optimize && !m.optimized, nullptr, ops, {}, passes};
   ONYX_TRY(optimize_detail::optimize_body(*m.main, co, nullptr, nullptr, out.kernels));
   m.optimized = true;
   out.model = std::move(m);

@@ -14,7 +14,9 @@
 // onyx/graph/loader.hpp (onyx::session, compiled into onyx_runtime, does).
 #pragma once
 
+#include <atomic>
 #include <list>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -22,10 +24,12 @@
 #include <filesystem>
 
 #include "onyx/graph/dump.hpp"
+#include "onyx/graph/free_dimensions.hpp"
 #include "onyx/graph/normalize.hpp"
 #include "onyx/graph/resolve.hpp"
 #include "onyx/registry/registry.hpp"
 #include "onyx/runtime/executor.hpp"
+#include "onyx/runtime/optimize.hpp"
 
 namespace onyx {
 
@@ -37,6 +41,7 @@ struct session_options {
   /// Threads a run may use, the caller included; 0 = the hardware's count.
   int threads = 0;
   /// Run the optimization passes (constant folding, dead nodes, fusions).
+  /// false is the same as `optimization_level::none`.
   bool optimize = true;
   /// With `optimize`: run float16 and bfloat16 computation in float32, with
   /// Casts where a value enters or leaves such a region
@@ -49,6 +54,25 @@ struct session_options {
   /// each stage: 00_load.txt, 01_normalize.txt, 02_infer.txt, then one
   /// NN_<pass>.txt per optimization pass (graph/dump.hpp's format).
   std::filesystem::path dump_stages{};
+  /// Which passes run, as ONNX Runtime's levels (graph/passes/passes.hpp):
+  /// none, basic (folding, eliminations, rewrites into standard ops),
+  /// extended (fusions into onyx.fused.* ops), all (layout too).
+  graph::passes::optimization_level optimization_level = graph::passes::optimization_level::all;
+  /// Values for symbolic dims of the graph inputs, by the symbol's name
+  /// (`{"batch", 4}`): fixed before inference, so planning and passes see
+  /// them. A name that no input dim carries is an error.
+  std::map<std::string, std::int64_t, std::less<>> free_dimensions{};
+  /// When set, the model after the optimization passes is written here as an
+  /// .onnx file (onyx's fused ops in their own domain, `onyx.fused`), which
+  /// onyx loads again. Needs the .onnx writer: onyx::session, or a Loader
+  /// with `save` (graph/loader.hpp's onnx_loader; graph/onnx_writer.hpp).
+  std::filesystem::path optimized_model_filepath{};
+  /// When set, a Chrome trace of every kernel call and of the session's
+  /// creation is written here (runtime/profile.hpp) by end_profiling() or
+  /// when the session is destroyed. Unset: ONYX_PROFILE_FILE, if given.
+  std::filesystem::path profile_file{};
+  /// Keep kernel time per op type (profile_summary()).
+  bool profile_summary = false;
 };
 
 /// One node of the prepared graph, as it will run.
@@ -65,6 +89,20 @@ struct io_info {
 };
 
 using named_value = std::pair<std::string, value>;
+
+/// Per-run settings.
+struct run_options {
+  /// When this becomes true (from any thread), the run stops before its next
+  /// node and returns errc::cancelled; the session stays usable.
+  const std::atomic<bool>* terminate = nullptr;
+};
+
+/// What the model file says about itself (ModelProto's description fields).
+struct model_metadata {
+  std::string producer, producer_version, domain, graph_name, description, graph_description;
+  std::int64_t version = 0;
+  std::map<std::string, std::string> custom;  // metadata_props
+};
 
 namespace session_detail {
 template <class T, class = void> inline constexpr bool complete = false;
@@ -118,9 +156,34 @@ class session_core {
     return out;
   }
 
+  /// The model's description (producer, version, graph name, doc strings,
+  /// custom metadata).
+  model_metadata metadata() const {
+    return {model_.producer,    model_.producer_version, model_.domain,       model_.main ? model_.main->name : "",
+            model_.doc_string, model_.graph_doc_string, model_.model_version, model_.metadata_props};
+  }
+
+  /// Kernel time per op type so far (a table), when the session keeps it
+  /// (session_options::profile_summary, ONYX_PROFILE); else "".
+  std::string profile_summary() const { return profile_ ? profile_->report() : std::string(); }
+  /// The Chrome trace's path ("" when the session does not trace).
+  std::filesystem::path profile_file() const { return profile_ ? profile_->trace_file() : std::filesystem::path(); }
+  /// Writes the Chrome trace (when tracing) and stops recording it.
+  status end_profiling() const { return profile_ ? profile_->end_tracing() : ok(); }
+  /// The level of the CPU micro-kernels the trace names for each node
+  /// (onyx::session sets it).
+  void set_profile_isa(std::string isa) {
+    if (profile_) profile_->set_isa(std::move(isa));
+  }
+
   /// Runs the model. `inputs` are matched by name; every graph input must be
   /// given. Fills `outputs` in graph-output order. Never throws.
   status run(std::span<const named_value> inputs, std::vector<value>& outputs) const {
+    return run(inputs, outputs, run_options{});
+  }
+
+  /// The same, with per-run settings (terminate). Thread-safe.
+  status run(std::span<const named_value> inputs, std::vector<value>& outputs, const run_options& ro) const {
     const auto& g = *main_->g;
     std::vector<const value*> given(g.inputs.size(), nullptr);
     for (const auto& [name, v] : inputs) {
@@ -144,6 +207,7 @@ class session_core {
 
     auto rc = acquire();
     rc->profile = profile_.get();
+    rc->terminate = ro.terminate;
     if (profile_) profile_->count_run();
     ONYX_TRY(runtime::bind_plan(*main_, plan.get(), *rc));
     for (std::size_t i = 0; i < g.inputs.size(); ++i) rc->slots[g.inputs[i]] = *given[i];
@@ -158,6 +222,7 @@ class session_core {
         outputs.push_back(std::move(v));
       }
     runtime::finish_run(*rc);
+    rc->terminate = nullptr;
     release(std::move(rc));
     return st;
   }
@@ -173,7 +238,9 @@ class session_core {
 #endif
 
   virtual ~session_core() {
-    if (profile_) std::fputs(profile_->report().c_str(), stderr);
+    if (!profile_) return;
+    if (profile_->print_at_exit()) std::fputs(profile_->report().c_str(), stderr);
+    if (status s = profile_->end_tracing(); !s.ok()) std::fprintf(stderr, "onyx: %s\n", s.message().c_str());
   }
 
  protected:
@@ -185,6 +252,9 @@ class session_core {
     (void)threads;  // the serial thread policy: no pool, every run on the caller's thread
 #endif
     profile_ = runtime::op_profile::from_environment();
+    if (!profile_ && (opt.profile_summary || !opt.profile_file.empty()))
+      profile_ = std::make_unique<runtime::op_profile>();
+    if (profile_ && !opt.profile_file.empty()) profile_->set_trace_file(opt.profile_file);
   }
 
 #if defined(__cpp_exceptions)
@@ -196,18 +266,29 @@ class session_core {
   template <class Loader> status init_from(const std::filesystem::path& path) {
     static_assert(session_detail::complete<Loader>,
                   "reading a model file needs its loader: include onyx/graph/loader.hpp for .onnx files");
+    const auto t0 = runtime::op_profile::clock::now();
     ONYX_ASSIGN(model_, Loader::load(path, ops_));
-    status st = prepare();
+    if (profile_) profile_->add_stage("load", t0);
+    status st = prepare<Loader>();
     if (!st.ok()) return std::move(st).with_context(path.filename().string());
     return ok();
   }
 
   status init(graph::model m) {
     model_ = std::move(m);
-    return prepare();
+    return prepare<graph::onnx_loader>();
   }
 
-  status prepare() {
+  /// Whether `W::save(model, path)` exists (the .onnx loader's, when included).
+  template <class W> static constexpr bool can_save() {
+    if constexpr (session_detail::complete<W>)
+      return requires(const graph::model& m, const std::filesystem::path& p) { W::save(m, p); };
+    else
+      return false;
+  }
+
+  /// `Writer::save` writes optimized_model_filepath (the .onnx loader has it).
+  template <class Writer> status prepare() {
 #if defined(ONYX_NO_OPTIMIZER)
     // A program that runs only optimized models (compact ones) holds neither
     // the passes nor the stage dumps (runtime/compiled_graph.hpp).
@@ -217,18 +298,45 @@ class session_core {
 #else
     graph::stage_dumper dump(opt_.dump_stages);
 #endif
+    using clock = runtime::op_profile::clock;
+    auto stage_start = clock::now();
+    auto stage_done = [&](std::string_view stage) {
+      if (profile_) profile_->add_stage(std::string(stage), stage_start);
+      stage_start = clock::now();
+    };
     ONYX_TRY(graph::resolve_ops(model_, ops_));
+    ONYX_TRY(graph::fix_free_dimensions(*model_.main, opt_.free_dimensions));
     ONYX_TRY(dump("load", *model_.main));
     ONYX_TRY(graph::normalize(*model_.main, ops_));
     ONYX_TRY(dump("normalize", *model_.main));
-    runtime::compile_options co{opt_.optimize && !model_.optimized, pool_.get(), ops_, {}, {opt_.compute_float16_in_float32}};
+    stage_done("normalize");
+    const bool optimize = opt_.optimize && opt_.optimization_level != graph::passes::optimization_level::none;
+    graph::passes::pass_options passes{opt_.compute_float16_in_float32, opt_.optimization_level};
 #if !defined(ONYX_NO_OPTIMIZER)
-    if (dump.enabled())
-      co.after_stage = [&dump](std::string_view stage, const graph::graph& g, const graph::inferred& st) {
+    if (!opt_.optimized_model_filepath.empty()) {
+      if constexpr (can_save<Writer>()) {
+        if (!model_.optimized) {
+          ONYX_ASSIGN(auto done, runtime::optimize_model(std::move(model_), ops_, passes, optimize));
+          model_ = std::move(done.model);
+          stage_done("optimize");
+        }
+        ONYX_TRY(Writer::save(model_, opt_.optimized_model_filepath));
+        stage_done("save_optimized_model");
+      } else {
+        return status(errc::unsupported, "writing the optimized model needs the .onnx writer (use onyx::session)");
+      }
+    }
+#endif
+    runtime::compile_options co{optimize && !model_.optimized, pool_.get(), ops_, {}, passes};
+#if !defined(ONYX_NO_OPTIMIZER)
+    if (dump.enabled() || profile_)
+      co.after_stage = [&](std::string_view stage, const graph::graph& g, const graph::inferred& st) {
+        stage_done(stage);
         return dump(stage, g, &st);
       };
 #endif
     ONYX_ASSIGN(main_, runtime::compile(model_.main, co));
+    stage_done("prepare");
     const auto& g = *main_->g;
     for (int id : g.inputs) inputs_.push_back({g.values[id].name, g.values[id].type});
     for (int id : g.outputs) outputs_.push_back({g.values[id].name, main_->types.types[id]});

@@ -23,10 +23,19 @@
 
 namespace onyx::graph::passes {
 
+/// ONNX Runtime's four graph optimization levels; a pass runs when its level
+/// is at most the session's. `basic`: folding, eliminations and one-for-one
+/// rewrites (BatchNormalization into a Conv, a bias Add into a Gemm);
+/// `extended`: fusions of patterns into one op, standard (LayerNormalization,
+/// Gelu, Attention, as ORT's extended level) or onyx's own (onyx.fused.*);
+/// `all`: layout changes as well (none yet). `none` runs no pass at all.
+enum class optimization_level { none, basic, extended, all };
+
 /// Which optional passes run (the session's options choose).
 struct pass_options {
   /// compute_float16_in_float32: float16/bfloat16 regions run as float32.
   bool compute_float16_in_float32 = true;
+  optimization_level level = optimization_level::all;
 };
 
 /// What a pass may use besides the graph and its inferred types.
@@ -39,40 +48,47 @@ struct pass_context {
 struct pass {
   std::string_view name;
   status (*run)(graph&, inferred&, const pass_context&);
+  optimization_level level = optimization_level::extended;  // the lowest level that runs it
 };
 
 inline constexpr std::array pipeline{
     pass{"fold_constants",
-         [](graph& g, inferred& st, const pass_context& c) { return fold_constants(g, st, c.evaluate); }},
+         [](graph& g, inferred& st, const pass_context& c) { return fold_constants(g, st, c.evaluate); },
+         optimization_level::basic},
     pass{"compute_float16_in_float32",
          [](graph& g, inferred& st, const pass_context& c) {
            return c.options.compute_float16_in_float32 ? compute_float16_in_float32(g, st, c.ops, c.evaluate) : ok();
-         }},
+         },
+         optimization_level::basic},
     pass{"fuse_layer_norm",
          [](graph& g, inferred& st, const pass_context& c) { return fuse_layer_norm(g, st, c.ops); }},
     pass{"fuse_gelu", [](graph& g, inferred& st, const pass_context& c) { return fuse_gelu(g, st, c.ops); }},
     pass{"fuse_attention",
          [](graph& g, inferred& st, const pass_context& c) { return fuse_attention(g, st, c.ops); }},
     pass{"fuse_conv", [](graph& g, inferred& st, const pass_context& c) { return fuse_conv(g, st, c.ops); }},
-    pass{"fuse_batch_norm", [](graph& g, inferred& st, const pass_context&) { return fuse_batch_norm(g, st); }},
-    pass{"fuse_gemm", [](graph& g, inferred& st, const pass_context& c) { return fuse_gemm(g, st, c.ops); }},
+    pass{"fuse_batch_norm", [](graph& g, inferred& st, const pass_context&) { return fuse_batch_norm(g, st); },
+         optimization_level::basic},
+    pass{"fuse_gemm", [](graph& g, inferred& st, const pass_context& c) { return fuse_gemm(g, st, c.ops); },
+         optimization_level::basic},
     pass{"fuse_matmul", [](graph& g, inferred& st, const pass_context& c) { return fuse_matmul(g, st, c.ops); }},
     pass{"remove_dead_nodes",
          [](graph& g, inferred& st, const pass_context&) {
            remove_dead_nodes(g, st);
            return ok();
-         }},
+         },
+         optimization_level::basic},
 };
 
 /// Called after each pass with its name and the graph it left (a stage dump).
 using after_pass_fn = std::function<status(std::string_view pass, const graph&, const inferred&)>;
 
-/// Runs `pipeline` over `g`; `after`, when set, sees the graph after each pass;
-/// `options` switch the optional passes.
+/// Runs `pipeline` over `g`: the passes of `options.level` and below; `after`,
+/// when set, sees the graph after each pass run; `options` switch the optional passes.
 inline status optimize(graph& g, inferred& st, const evaluate_fn& evaluate, const op_table& ops,
                        const after_pass_fn& after = {}, const pass_options& options = {}) {
   const pass_context c{evaluate, ops, options};
   for (const auto& p : pipeline) {
+    if (p.level > options.level) continue;
     ONYX_TRY(p.run(g, st, c));
     if (after) ONYX_TRY(after(p.name, g, st));
   }
