@@ -11,6 +11,18 @@
 // be equal. With --pass-list, a listed test that fails counts as failed and
 // an unlisted one that fails as skipped ("not yet supported"); passing tests
 // missing from the list are reported so the list can grow.
+//
+// --random-list FILE names tests of ops whose values come from a generator
+// (Bernoulli, Dropout's mask, ...): their expected files hold one generator's
+// draws, so such a test passes when every output has the expected dtype and
+// shape, its values lie in the line's range (`range=LO,HI`, else the expected
+// output's own [min, max]), and, for a line marked `seeded`, a second run
+// gives the same values. They are counted apart ("random-op passes"); one
+// that fails counts as failed.
+// --excluded FILE names tests not run to pass, each with the reason in the
+// file's comments (wrong expected data, out of scope): they run, are
+// reported as EXCLUDED with what they gave, and are counted apart; one that
+// passes is reported so it can leave the list.
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -20,8 +32,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <set>
+#include <sstream>
+#include <tuple>
 
 #include "onyx/graph/tensor_proto.hpp"
 #include "onyx/session.hpp"
@@ -134,8 +151,72 @@ onyx::graph::proto_kind kind_of(const onyx::value_type& t) {
   return onyx::graph::proto_kind::tensor;
 }
 
+/// How a test on the random list is checked.
+struct random_check {
+  bool listed = false;
+  std::optional<std::pair<double, double>> range;  // else the expected output's
+  bool seeded = false;
+  bool dropout = false;  // output 0 = input 0 scaled by 1 / (1 - ratio) or 0, as the mask says
+};
+
+/// Dropout in training mode: each element of `y` is 0 (dropped) or x / (1 -
+/// ratio) within tolerance (kept), and the mask, when given, says which.
+std::string check_dropout(const onyx::tensor& y, const onyx::tensor& x, double ratio, const onyx::tensor* mask) {
+  if (y.type() != x.type() || y.shape() != x.shape()) return "output 0 is not shaped and typed as the data";
+  if (mask && (mask->type() != onyx::dtype::boolean || mask->shape() != x.shape()))
+    return "the mask is not bool shaped as the data";
+  const double scale = 1.0 / (1.0 - ratio);
+  for (std::int64_t i = 0; i < y.size(); ++i) {
+    auto a = element(y, i), b = element(x, i);
+    if (!a.ok() || !b.ok()) return "cannot compare " + std::string(onyx::name(y.type()));
+    const double want = *b * scale;
+    const bool kept = std::abs(*a - want) <= atol + rtol * std::abs(want);
+    if (!kept && *a != 0) return "element " + std::to_string(i) + " = " + fmt(*a) + " is neither 0 nor " + fmt(want);
+    if (mask && *b != 0 && mask->data<bool>()[i] != kept)
+      return "mask element " + std::to_string(i) + " disagrees with the output";
+  }
+  return {};
+}
+
+/// Empty when `a` has `e`'s dtype and shape and its values lie in `range`
+/// (else in [min, max] of `e`'s values), else why not.
+std::string compare_random(const onyx::tensor& a, const onyx::tensor& e,
+                           const std::optional<std::pair<double, double>>& range) {
+  if (a.type() != e.type())
+    return "dtype " + std::string(onyx::name(a.type())) + ", expected " + std::string(onyx::name(e.type()));
+  if (a.shape() != e.shape())
+    return "shape " + onyx::sym_shape(a.shape()).str() + ", expected " + onyx::sym_shape(e.shape()).str();
+  double lo = 0, hi = 0;
+  if (range) {
+    std::tie(lo, hi) = *range;
+  } else if (e.size() > 0) {
+    lo = hi = *element(e, 0);
+    for (std::int64_t i = 1; i < e.size(); ++i) {
+      auto y = element(e, i);
+      if (!y.ok()) return y.error().message();
+      lo = std::min(lo, *y), hi = std::max(hi, *y);
+    }
+  }
+  for (std::int64_t i = 0; i < a.size(); ++i) {
+    auto x = element(a, i);
+    if (!x.ok()) return x.error().message();
+    const double slack = atol + rtol * std::max(std::abs(lo), std::abs(hi));
+    if (!(*x >= lo - slack && *x <= hi + slack))
+      return "element " + std::to_string(i) + " = " + fmt(*x) + " is outside [" + fmt(lo) + ", " + fmt(hi) + "]";
+  }
+  return {};
+}
+
+/// Bitwise equality of two runs' outputs (a seeded random op repeats).
+bool same_values(const onyx::value& a, const onyx::value& b) {
+  if (!a.is_tensor() || !b.is_tensor()) return false;
+  const auto& x = a.as_tensor();
+  const auto& y = b.as_tensor();
+  return x.type() == y.type() && x.shape() == y.shape() && std::memcmp(x.raw(), y.raw(), x.bytes()) == 0;
+}
+
 /// Runs one test in this process; empty on success, else why it failed.
-std::string run_test(const test_case& tc) {
+std::string run_test(const test_case& tc, const random_check& rnd) {
   auto opened = onyx::session::open(tc.model);
   if (!opened.ok()) return opened.error().message();
   const auto& s = **opened;
@@ -185,8 +266,29 @@ std::string run_test(const test_case& tc) {
     if (auto st = s.run(inputs, outs); !st.ok()) return st.message();
     for (std::size_t i = 0; i < expected.size(); ++i) {
       if (i >= outs.size()) return "missing output " + std::to_string(i);
-      if (auto why = compare(outs[i], expected[i]); !why.empty())
-        return "output " + std::to_string(i) + " ('" + s.outputs()[i].name + "'): " + why;
+      std::string why;
+      if (rnd.dropout && i == 0 && outs[0].is_tensor() && !inputs.empty() && inputs[0].second.is_tensor()) {
+        double ratio = 0.5;  // the default when the input is omitted
+        if (inputs.size() > 1 && inputs[1].second.is_tensor() && inputs[1].second.as_tensor().size() == 1)
+          ratio = *element(inputs[1].second.as_tensor(), 0);
+        const onyx::tensor* mask = outs.size() > 1 && outs[1].is_tensor() ? &outs[1].as_tensor() : nullptr;
+        const onyx::tensor& e = expected[0].is_tensor() ? expected[0].as_tensor() : onyx::tensor();
+        if (e.type() != outs[0].as_tensor().type() || e.shape() != outs[0].as_tensor().shape())
+          why = "dtype or shape differs from the expected output's";
+        else
+          why = check_dropout(outs[0].as_tensor(), inputs[0].second.as_tensor(), ratio, mask);
+      } else if (rnd.listed && outs[i].is_tensor() && expected[i].is_tensor())
+        why = compare_random(outs[i].as_tensor(), expected[i].as_tensor(), rnd.range);
+      else
+        why = compare(outs[i], expected[i]);
+      if (!why.empty()) return "output " + std::to_string(i) + " ('" + s.outputs()[i].name + "'): " + why;
+    }
+    if (rnd.seeded) {
+      std::vector<onyx::value> again;
+      if (auto st = s.run(inputs, again); !st.ok()) return st.message();
+      for (std::size_t i = 0; i < outs.size() && i < again.size(); ++i)
+        if (!same_values(outs[i], again[i]))
+          return "output " + std::to_string(i) + " ('" + s.outputs()[i].name + "') differs between two seeded runs";
     }
   }
   return {};
@@ -195,14 +297,14 @@ std::string run_test(const test_case& tc) {
 enum class outcome { pass, fail };
 
 /// Runs `tc` in a child process with a time limit; returns the failure text.
-std::pair<outcome, std::string> run_isolated(const test_case& tc, int timeout_s) {
+std::pair<outcome, std::string> run_isolated(const test_case& tc, const random_check& rnd, int timeout_s) {
   int fds[2];
   if (pipe(fds) != 0) return {outcome::fail, "pipe failed"};
   std::fflush(stdout);
   pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
-    std::string why = run_test(tc);
+    std::string why = run_test(tc, rnd);
     ssize_t w = write(fds[1], why.data(), why.size());
     (void)w;
     close(fds[1]);
@@ -239,24 +341,28 @@ std::pair<outcome, std::string> run_isolated(const test_case& tc, int timeout_s)
 
 int main(int argc, char** argv) {
   std::vector<std::string> paths;
-  std::string pass_list_file, write_list_file;
+  std::string pass_list_file, write_list_file, random_list_file, excluded_file;
   int timeout_s = 120;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if ((a == "--pass-list" || a == "--write-pass-list" || a == "--timeout") && i + 1 < argc) {
+    if ((a == "--pass-list" || a == "--write-pass-list" || a == "--timeout" || a == "--random-list" ||
+         a == "--excluded") &&
+        i + 1 < argc) {
       std::string v = argv[++i];
       if (a == "--pass-list") pass_list_file = v;
+      else if (a == "--random-list") random_list_file = v;
+      else if (a == "--excluded") excluded_file = v;
       else if (a == "--write-pass-list") write_list_file = v;
       else timeout_s = std::max(1, std::atoi(v.c_str()));
     } else if (a.starts_with("-")) {
-      std::fprintf(stderr, "usage: onyx-conformance [--pass-list FILE] [--write-pass-list FILE] [--timeout S] PATH...\n");
+      std::fprintf(stderr, "usage: onyx-conformance [--pass-list FILE] [--random-list FILE] [--excluded FILE] [--write-pass-list FILE] [--timeout S] PATH...\n");
       return 2;
     } else {
       paths.push_back(a);
     }
   }
   if (paths.empty()) {
-    std::fprintf(stderr, "usage: onyx-conformance [--pass-list FILE] [--write-pass-list FILE] [--timeout S] PATH...\n");
+    std::fprintf(stderr, "usage: onyx-conformance [--pass-list FILE] [--random-list FILE] [--excluded FILE] [--write-pass-list FILE] [--timeout S] PATH...\n");
     return 2;
   }
   std::set<std::string> listed;
@@ -272,6 +378,43 @@ int main(int argc, char** argv) {
       if (!line.empty() && line[0] != '#') listed.insert(line);
     }
   }
+  // A list file: one `suite/test [words...]` a line; `#` starts a comment.
+  auto read_list = [](const std::string& file, std::map<std::string, std::vector<std::string>>& out) {
+    std::ifstream in(file);
+    if (!in) return false;
+    for (std::string line; std::getline(in, line);) {
+      if (auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+      std::istringstream words(line);
+      std::string name, w;
+      if (!(words >> name)) continue;
+      auto& v = out[name];
+      while (words >> w) v.push_back(w);
+    }
+    return true;
+  };
+  std::map<std::string, std::vector<std::string>> random_list, excluded;
+  if (!random_list_file.empty() && !read_list(random_list_file, random_list)) {
+    std::fprintf(stderr, "onyx-conformance: cannot read random list '%s'\n", random_list_file.c_str());
+    return 2;
+  }
+  if (!excluded_file.empty() && !read_list(excluded_file, excluded)) {
+    std::fprintf(stderr, "onyx-conformance: cannot read excluded list '%s'\n", excluded_file.c_str());
+    return 2;
+  }
+  auto check_of = [&](const std::string& name) -> onyx::result<random_check> {
+    random_check r;
+    auto it = random_list.find(name);
+    if (it == random_list.end()) return r;
+    r.listed = true;
+    for (const auto& w : it->second) {
+      double lo = 0, hi = 0;
+      if (w == "seeded") r.seeded = true;
+      else if (w == "dropout") r.dropout = true;
+      else if (std::sscanf(w.c_str(), "range=%lf,%lf", &lo, &hi) == 2) r.range = std::pair(lo, hi);
+      else return onyx::status(onyx::errc::invalid_argument, "random list: '" + w + "' for " + name);
+    }
+    return r;
+  };
   std::vector<test_case> tests;
   for (const auto& p : paths) {
     if (!fs::exists(p)) {
@@ -280,12 +423,29 @@ int main(int argc, char** argv) {
     }
     discover(fs::absolute(p).lexically_normal(), tests);
   }
-  int passed = 0, failed = 0, skipped = 0;
-  std::vector<std::string> new_passes, all_passes;
+  int passed = 0, random_passed = 0, excluded_count = 0, failed = 0, skipped = 0;
+  std::vector<std::string> new_passes, all_passes, excluded_passing;
   for (const auto& tc : tests) {
-    auto [res, why] = run_isolated(tc, timeout_s);
+    auto rnd = check_of(tc.name);
+    if (!rnd.ok()) {
+      std::fprintf(stderr, "onyx-conformance: %s\n", rnd.error().message().c_str());
+      return 2;
+    }
+    auto [res, why] = run_isolated(tc, *rnd, timeout_s);
     std::replace(why.begin(), why.end(), '\n', ' ');
-    if (res == outcome::pass) {
+    if (excluded.count(tc.name)) {
+      ++excluded_count;
+      if (res == outcome::pass) excluded_passing.push_back(tc.name);
+      std::printf("EXCLUDED %s: %s\n", tc.name.c_str(), res == outcome::pass ? "passes now" : why.c_str());
+    } else if (rnd->listed) {
+      if (res == outcome::pass) {
+        ++random_passed;
+        std::printf("PASS-RANDOM %s\n", tc.name.c_str());
+      } else {
+        ++failed;
+        std::printf("FAIL %s: %s\n", tc.name.c_str(), why.c_str());
+      }
+    } else if (res == outcome::pass) {
       ++passed;
       all_passes.push_back(tc.name);
       if (have_list && !listed.count(tc.name)) new_passes.push_back(tc.name);
@@ -308,6 +468,12 @@ int main(int argc, char** argv) {
            "# onyx-conformance reports passing tests missing from this list so it can grow.\n";
     for (const auto& n : all_passes) out << n << "\n";
   }
+  if (!excluded_passing.empty()) {
+    std::printf("%zu excluded tests pass now; take them off the excluded list:\n", excluded_passing.size());
+    for (const auto& n : excluded_passing) std::printf("  %s\n", n.c_str());
+  }
+  if (!random_list.empty()) std::printf("%d random-op tests passed (shape, dtype, range, seeded repeats)\n", random_passed);
+  if (!excluded.empty()) std::printf("%d excluded (listed with their reasons in %s)\n", excluded_count, excluded_file.c_str());
   std::printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
   return failed ? 1 : 0;
 }

@@ -9,6 +9,7 @@
 #include "onyx/ops/misc_ops.hpp"
 #include "onyx/ops/ml_ops.hpp"
 #include "onyx/ops/nn_ops.hpp"
+#include "onyx/ops/random_ops.hpp"
 #include "onyx/ops/recurrent_ops.hpp"
 #include "onyx/ops/sequence_ops.hpp"
 #include "onyx/ops/tensor_ops.hpp"
@@ -32,7 +33,8 @@ using all_ops = op_list_cat_t<
     tensor_ops,
     text_ops,
     training_ops,
-    transformer_ops>;
+    transformer_ops,
+    random_ops>;
 // clang-format on
 
 }  // namespace onyx

@@ -1,4 +1,4 @@
-// kernels/cpu/normalization.hpp: BatchNormalization (inference), LRN,
+// kernels/cpu/normalization.hpp: BatchNormalization (inference and training mode), LRN,
 // InstanceNormalization, LayerNormalization, GroupNormalization, LpNormalization.
 //
 // The mean/variance normalizations share one row routine: a row is a
@@ -101,6 +101,37 @@ template <class T> status batch_norm(const call<ops::BatchNormalization>& c) {
   for (int i = 1; i < 5; ++i) ONYX_TRY(require_size(c.input(i), C, names[i]));
   auto scale = as_doubles(c.input(1)), bias = as_doubles(c.input(2)), mean = as_doubles(c.input(3)),
        var = as_doubles(c.input(4));
+  if (c.attrs().training_mode) {
+    // The batch's per-channel mean and biased variance (two passes in
+    // double), then the running statistics the optional outputs return.
+    const std::int64_t N = x.dim(0), P = plane_size(x);
+    const T* xp = x.data<T>();
+    std::vector<double> bmean(C, 0.0), bvar(C, 0.0);
+    const double count = static_cast<double>(N * P);
+    for (std::int64_t ch = 0; ch < C; ++ch) {
+      double sum = 0, sq = 0;
+      for (std::int64_t n = 0; n < N; ++n)
+        for (std::int64_t j = 0; j < P; ++j) sum += static_cast<double>(load(xp[(n * C + ch) * P + j]));
+      bmean[ch] = count > 0 ? sum / count : 0.0;
+      for (std::int64_t n = 0; n < N; ++n)
+        for (std::int64_t j = 0; j < P; ++j) {
+          const double d = static_cast<double>(load(xp[(n * C + ch) * P + j])) - bmean[ch];
+          sq += d * d;
+        }
+      bvar[ch] = count > 0 ? sq / count : 0.0;
+    }
+    const double m = c.attrs().momentum;
+    std::vector<double> running(C);
+    for (int out = 1; out <= 2; ++out) {
+      if (!c.has_output(out)) continue;
+      const auto& in = out == 1 ? mean : var;
+      const auto& batch = out == 1 ? bmean : bvar;
+      for (std::int64_t ch = 0; ch < C; ++ch) running[ch] = in[ch] * m + batch[ch] * (1 - m);
+      onyx::narrow(std::span<const double>(running), c.output(out));
+    }
+    mean = std::move(bmean);
+    var = std::move(bvar);
+  }
   std::vector<double> a(C), b(C);
   for (std::int64_t i = 0; i < C; ++i) {
     a[i] = scale[i] / std::sqrt(var[i] + static_cast<double>(c.attrs().epsilon));

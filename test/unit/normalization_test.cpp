@@ -62,11 +62,35 @@ TEST_CASE("BatchNormalization", "[normalization]") {
        tensor::zeros(dtype::float32, {3}), tensor::zeros(dtype::float32, {3})});
   REQUIRE(!bad.ok());
   CHECK(bad.error().message().find("scale") != std::string::npos);
+  // Opsets 1-8's saved-statistics outputs (five outputs) are refused.
   bad = onyx::test::run_op<ops::BatchNormalization>(
       {tensor::zeros(dtype::float32, {1, 3, 2}), tensor::zeros(dtype::float32, {3}), tensor::zeros(dtype::float32, {3}),
        tensor::zeros(dtype::float32, {3}), tensor::zeros(dtype::float32, {3})},
-      {attr("training_mode", std::int64_t{1})});
+      {}, 5);
+  REQUIRE(!bad.ok());
   REQUIRE(bad.error().code() == errc::unsupported);
+}
+
+TEST_CASE("BatchNormalization in training mode: batch statistics and running outputs", "[normalization]") {
+  // x [1, 2, 2]: channel 0 {1, 3} (mean 2, biased var 1), channel 1 {0, 4}
+  // (mean 2, var 4). scale {1, 2}, B {0, 1}, epsilon 0, momentum 0.9,
+  // input_mean {0, 10}, input_var {1, 1}. By hand: Y = {-1, 1, -1, 3};
+  // running_mean = {0 * 0.9 + 2 * 0.1, 10 * 0.9 + 2 * 0.1} = {0.2, 9.2};
+  // running_var = {1 * 0.9 + 1 * 0.1, 1 * 0.9 + 4 * 0.1} = {1, 1.3}.
+  auto f = [](std::vector<float> v, extents e) { return tensor::from(v, e); };
+  auto r = onyx::test::run_op<ops::BatchNormalization>(
+      {f({1, 3, 0, 4}, {1, 2, 2}), f({1, 2}, {2}), f({0, 1}, {2}), f({0, 10}, {2}), f({1, 1}, {2})},
+      {attr("training_mode", std::int64_t{1}), attr("epsilon", 0.0f), attr("momentum", 0.9f)}, 3);
+  REQUIRE(r.ok());
+  onyx::test::require_close((*r)[0], std::vector<float>{-1, 1, -1, 3}, 1e-6, 1e-6);
+  onyx::test::require_close((*r)[1], std::vector<float>{0.2f, 9.2f}, 1e-6, 1e-6);
+  onyx::test::require_close((*r)[2], std::vector<float>{1.0f, 1.3f}, 1e-6, 1e-6);
+  // Only Y: the same normalization by the batch's statistics.
+  auto y = onyx::test::run_op<ops::BatchNormalization>(
+      {f({1, 3, 0, 4}, {1, 2, 2}), f({1, 2}, {2}), f({0, 1}, {2}), f({0, 10}, {2}), f({1, 1}, {2})},
+      {attr("training_mode", std::int64_t{1}), attr("epsilon", 0.0f)});
+  REQUIRE(y.ok());
+  onyx::test::require_close((*y)[0], std::vector<float>{-1, 1, -1, 3}, 1e-6, 1e-6);
 }
 
 TEST_CASE("LRN", "[normalization]") {

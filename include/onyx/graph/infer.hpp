@@ -131,7 +131,7 @@ inline status infer_node(const node& n, inferred& st, const evaluate_fn& evaluat
     if (n.inputs[i] >= 0 && !t) return ok();
     ins.push_back(t);
   }
-  if (!n.subgraphs.empty()) return ok();
+  if (!n.subgraphs.empty() || !n.op->deterministic) return ok();  // random values are drawn at run time
   for (int id : n.outputs) {
     if (id < 0) continue;
     if (st.known[id]) continue;

@@ -38,6 +38,16 @@ inline result<std::vector<value_type>> infer_body(infer_context& c, const graph:
   return out;
 }
 
+/// `body`'s declared output types with every shape unknown: what inference
+/// takes a body to give when its own inference failed but it may never run
+/// (an If branch whose condition is not known yet, a Loop or Scan body that
+/// may make no iteration). Only running it can then raise the error.
+inline std::vector<value_type> unknown_shapes(const infer_context& c, const graph::graph& body) {
+  std::vector<value_type> outs = c.interface_of(body).outputs;
+  for (auto& t : outs) t.shape = sym_shape::unknown_rank();
+  return outs;
+}
+
 /// Infers a loop body whose inputs [first, first + n) are carried: fed from
 /// its outputs [out_first, out_first + n) on the next iteration. A carried
 /// shape the body changes is relaxed (the dims that differ become unknown,

@@ -1,14 +1,17 @@
-// ops::Dropout at inference: output = data; the optional mask output is all
-// true (nothing dropped).
+// ops::Dropout: output = data at inference (training_mode false or absent,
+// the only mode of opsets 1-11), the optional mask all true. With
+// training_mode true (opset 12+ input) each element is kept with
+// probability 1 - ratio and scaled by 1 / (1 - ratio), the others zeroed,
+// and the mask says which were kept; ratio 0 keeps everything. Its values
+// come from a generator (kernels/cpu/random_generator.hpp; `seed` makes
+// every run draw the same mask), so Dropout is never folded or propagated.
 // Opsets 1-latest in one struct: 1-11 carry `ratio` (and, before 7,
 // `is_test`) as attributes, 12+ take `ratio` and `training_mode` as optional
-// inputs; inference mode is all any of them computes here. Deviations: a
-// `training_mode` input true with a non-zero ratio is rejected (errc::unsupported:
-// by inference when both are constants, else by the kernel at run time)
-// (onyx does not train); the mask is bool in every opset (7-9 typed it T).
+// inputs. Deviation: the mask is bool in every opset (7-9 typed it T).
 // float8 data is not supported.
-// Kernel (kernels/cpu/dropout.hpp): any storable type (data is copied).
-// Tested in test/unit/dropout_test.cpp.
+// Kernel (kernels/cpu/dropout.hpp): float16, float32, float64, bfloat16.
+// Tested in test/unit/dropout_test.cpp and by the conformance tests
+// test_training_dropout* (test/conformance/random_list.txt for the masks).
 #pragma once
 
 #include "onyx/ops/elementwise.hpp"
@@ -18,6 +21,7 @@ namespace onyx::ops {
 struct Dropout {
   static constexpr std::string_view domain = "", name = "Dropout";
   static constexpr int since = 1, until = latest;
+  static constexpr bool deterministic = false;  // training mode draws a mask
   static constexpr arity inputs{1, 3}, outputs{1, 2};
   static constexpr dtype_set T = dtypes::floats;
   static constexpr dtype_set T1 = dtypes::floats;
@@ -25,7 +29,7 @@ struct Dropout {
   struct attributes {
     float ratio = 0.5f;
     std::int64_t is_test = 0;
-    std::int64_t seed = 0;
+    std::optional<std::int64_t> seed;
     static constexpr auto fields = std::tuple{field{"ratio", &attributes::ratio},
                                               field{"is_test", &attributes::is_test},
                                               field{"seed", &attributes::seed}};
@@ -38,11 +42,6 @@ struct Dropout {
     }
     if (c.input_count() > 2 && c.has_input(2)) {
       ONYX_TRY(require_type(c, 2, T2, "T2"));
-      if (const tensor* training = c.input_value(2); training && training->size() == 1 && training->data<bool>()[0]) {
-        const tensor* ratio = c.has_input(1) ? c.input_value(1) : nullptr;
-        bool zero = ratio && ratio->size() == 1 && ratio->type() == dtype::float32 && ratio->data<float>()[0] == 0;
-        if (!zero) return status(errc::unsupported, "training_mode = true with a non-zero ratio (onyx runs inference only)");
-      }
     }
     c.set_output(0, c.input(0));
     if (c.output_count() > 1) c.set_output(1, dtype::boolean, c.input_shape(0));

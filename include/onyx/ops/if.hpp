@@ -1,9 +1,11 @@
 // ops::If: runs then_branch or else_branch by the boolean scalar `cond` and
 // returns that branch's outputs. Output types come from the branches
 // (inferred, else declared); dims the two branches disagree on are unknown
-// (the kernel allocates those outputs). Opsets 1-latest (11 allowed differing shapes,
+// (the kernel allocates those outputs). When `cond` is known at inference
+// (value propagation) only the branch that runs is inferred; otherwise a
+// branch whose inference fails gives unknown shapes and fails only if run. Opsets 1-latest (11 allowed differing shapes,
 // 13/16 added sequence and optional types). Any value kind.
-// Tested by the conformance node tests test_if*.
+// Tested by the conformance node tests test_if* and test/unit/untaken_branch_test.cpp.
 #pragma once
 
 #include "onyx/ops/control.hpp"
@@ -26,15 +28,25 @@ struct If {
     const auto n = static_cast<std::size_t>(c.output_count());
     ONYX_TRY(detail::check_body(c, a.then_branch, "then_branch", 0, n, true));
     ONYX_TRY(detail::check_body(c, a.else_branch, "else_branch", 0, n, true));
-    ONYX_ASSIGN(auto then_types, detail::infer_body(c, *a.then_branch, {}));
-    ONYX_ASSIGN(auto else_types, detail::infer_body(c, *a.else_branch, {}));
-    const tensor* cond = c.input_value(0);
+    // A condition known now (a constant, or propagated from shapes, as in
+    // exported `if x.shape[2] == 1: x = x.squeeze(2)`): only the branch that
+    // runs is inferred; the other may not even hold for these shapes.
+    if (const tensor* cond = c.input_value(0); cond && cond->size() == 1) {
+      ONYX_ASSIGN(auto types, detail::infer_body(c, cond->data<bool>()[0] ? *a.then_branch : *a.else_branch, {}));
+      for (std::size_t i = 0; i < n; ++i) c.set_output(static_cast<int>(i), std::move(types[i]));
+      return ok();
+    }
+    // Not known: a branch whose inference fails gives unknown shapes (it
+    // raises its error if it runs); both failing is an error now.
+    auto then_inferred = detail::infer_body(c, *a.then_branch, {});
+    auto else_inferred = detail::infer_body(c, *a.else_branch, {});
+    if (!then_inferred.ok() && !else_inferred.ok()) return std::move(then_inferred).error();
+    std::vector<value_type> then_types = then_inferred.ok() ? std::move(then_inferred).value()
+                                                            : detail::unknown_shapes(c, *a.then_branch);
+    std::vector<value_type> else_types = else_inferred.ok() ? std::move(else_inferred).value()
+                                                            : detail::unknown_shapes(c, *a.else_branch);
     for (std::size_t i = 0; i < n; ++i) {
       value_type t = std::move(then_types[i]), e = std::move(else_types[i]);
-      if (cond && cond->size() == 1) {
-        c.set_output(static_cast<int>(i), cond->data<bool>()[0] ? t : e);
-        continue;
-      }
       const bool optional = t.optional || e.optional;
       if (t.kind == value_kind::none) std::swap(t, e);  // an empty optional of unknown type
       if (e.kind != value_kind::none) {

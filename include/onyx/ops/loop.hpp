@@ -6,7 +6,10 @@
 // per-iteration values stacked along a new axis 0.
 // Opsets 1-latest (11 clarified the condition/trip-count forms, 13/16 added
 // sequence and optional carried values). Any value kind carried; scan outputs
-// are tensors. Tested by the conformance node tests test_loop*.
+// are tensors. A body that may make no iteration (M or cond not known to
+// allow one) and whose inference fails gives unknown shapes and fails only
+// if it runs. Tested by the conformance node tests test_loop* and
+// test/unit/untaken_branch_test.cpp.
 #pragma once
 
 #include "onyx/ops/control.hpp"
@@ -35,7 +38,21 @@ struct Loop {
     std::vector<value_type> ins{value_type{value_kind::tensor, dtype::int64, sym_shape()},
                                 value_type{value_kind::tensor, dtype::boolean, sym_shape()}};
     for (int j = 0; j < n; ++j) ins.push_back(c.input(2 + j));
-    ONYX_ASSIGN(auto outs, detail::infer_loop_body(c, *a.body, ins, 2, 1, static_cast<std::size_t>(n)));
+    // Whether the body runs at all, where M and cond are known now.
+    const auto m = c.input_ints(0);
+    const tensor* cond = c.has_input(1) ? c.input_value(1) : nullptr;
+    const bool known_cond = !c.has_input(1) || (cond && cond->size() == 1);
+    const bool no_iteration = (m && m->size() == 1 && (*m)[0] <= 0) ||
+                              (cond && cond->size() == 1 && !cond->data<bool>()[0]);
+    const bool iterates = !no_iteration && (!c.has_input(0) || (m && m->size() == 1)) && known_cond;
+    // A body that may make no iteration and whose inference fails gives
+    // unknown shapes; it raises its error if it runs.
+    auto inferred = detail::infer_loop_body(c, *a.body, ins, 2, 1, static_cast<std::size_t>(n));
+    if (!inferred.ok() && iterates) return std::move(inferred).error();
+    std::vector<value_type> outs = inferred.ok() ? std::move(inferred).value() : detail::unknown_shapes(c, *a.body);
+    if (no_iteration) {  // the final values are the initial ones
+      for (int j = 0; j < n; ++j) outs[1 + j] = c.input(2 + j);
+    }
     for (int j = 0; j < n; ++j) {
       // The final value is the body's last output (or, after no iteration, the
       // initial one): the body's type, with the relaxed carried shape.
@@ -50,7 +67,8 @@ struct Loop {
     for (int s = 0; s < k; ++s) {
       value_type t = std::move(outs[1 + n + s]);
       if (t.kind != value_kind::tensor) return c.fail("scan output " + std::to_string(s) + " must be a tensor");
-      if (t.shape.rank_known) t.shape.dims.insert(t.shape.dims.begin(), dim::unknown());
+      if (t.type == dtype::undefined && !inferred.ok()) return std::move(inferred).error();  // nothing declared
+      if (t.shape.rank_known) t.shape.dims.insert(t.shape.dims.begin(), no_iteration ? dim(0) : dim::unknown());
       c.set_output(n + s, std::move(t));
     }
     return ok();

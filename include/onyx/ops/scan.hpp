@@ -7,7 +7,10 @@
 // scan_input_directions says 1.
 // Opsets 9-latest (11 allowed negative axes; later versions only added
 // types). Opset 8's batched form is ops::Scan_v8. Tensors of any fixed-width
-// type or string. Tested by the conformance node tests test_scan9_*.
+// type or string. A body that may make no iteration (scan length 0 or not
+// known) and whose inference fails gives unknown shapes and fails only if it
+// runs. Tested by the conformance node tests test_scan9_* and
+// test/unit/untaken_branch_test.cpp.
 #pragma once
 
 #include "onyx/ops/control.hpp"
@@ -67,15 +70,21 @@ struct Scan {
       }
       ins.push_back(std::move(slice));
     }
-    ONYX_ASSIGN(auto outs, detail::infer_loop_body(c, *a.body, ins, 0, 0, static_cast<std::size_t>(n)));
+    // A body that may make no iteration (scan length 0 or not known) and
+    // whose inference fails gives unknown shapes; it fails only if it runs.
+    auto inferred = detail::infer_loop_body(c, *a.body, ins, 0, 0, static_cast<std::size_t>(n));
+    if (!inferred.ok() && steps.known() && steps.value() > 0) return std::move(inferred).error();
+    std::vector<value_type> outs = inferred.ok() ? std::move(inferred).value() : detail::unknown_shapes(c, *a.body);
     for (int j = 0; j < n; ++j) {
       value_type t = std::move(outs[j]);
+      if (steps.known() && steps.value() == 0) t = c.input(j);  // no iteration: the initial states
       if (t.type == dtype::undefined) t.type = c.input_type(j);
       c.set_output(j, std::move(t));
     }
     for (int s = 0; s < k; ++s) {
       value_type t = std::move(outs[n + s]);
       if (t.kind != value_kind::tensor) return c.fail("scan output " + std::to_string(s) + " must be a tensor");
+      if (t.type == dtype::undefined && !inferred.ok()) return std::move(inferred).error();  // nothing declared
       if (t.shape.rank_known) {
         ONYX_ASSIGN(int ax, normalize_axis(a.scan_output_axes.empty() ? 0 : a.scan_output_axes[s],
                                            t.shape.rank() + 1, "scan_output_axes entry"));
@@ -140,9 +149,14 @@ struct Scan_v8 {
       }
       ins.push_back(std::move(t));
     }
-    ONYX_ASSIGN(auto outs, detail::infer_loop_body(c, *a.body, ins, 0, 0, static_cast<std::size_t>(n)));
+    // As Scan: a body that may make no iteration fails only if it runs.
+    auto inferred = detail::infer_loop_body(c, *a.body, ins, 0, 0, static_cast<std::size_t>(n));
+    const bool iterates = steps.known() && steps.value() > 0 && batch.known() && batch.value() > 0;
+    if (!inferred.ok() && iterates) return std::move(inferred).error();
+    std::vector<value_type> outs = inferred.ok() ? std::move(inferred).value() : detail::unknown_shapes(c, *a.body);
     for (int j = 0; j < n + k; ++j) {
       value_type t = std::move(outs[j]);
+      if (t.type == dtype::undefined && !inferred.ok() && j >= n) return std::move(inferred).error();
       if (j < n && t.type == dtype::undefined) t.type = c.input_type(1 + j);
       if (j >= n && t.kind != value_kind::tensor)
         return c.fail("scan output " + std::to_string(j - n) + " must be a tensor");

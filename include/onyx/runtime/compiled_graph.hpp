@@ -25,7 +25,12 @@ struct bound_node {
   const kernel_entry* kernel = nullptr;
   const backend_info* backend = nullptr;
   std::shared_ptr<const void> state;
+  /// Per subgraph: compiled, or null with the reason in subgraph_errors when
+  /// it could not be, being a body that inference did not reach or whose
+  /// inference its node let fail (an If branch that will not run, a Loop
+  /// body that may make no iteration): running it raises that error.
   std::vector<std::shared_ptr<const compiled_graph>> subgraphs;
+  std::vector<status> subgraph_errors;
   std::vector<int> captured;  // outer values the subgraphs read (liveness)
 };
 
@@ -316,9 +321,15 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
     }
     for (const auto& sg : n.subgraphs) {
       auto sub = compile(std::const_pointer_cast<graph::graph>(sg), opt, g.get(), &cg->types);
-      if (!sub.ok()) return std::move(sub).error().with_context(n.label());
+      if (!sub.ok()) {
+        if (cg->types.bodies.count(sg.get())) return std::move(sub).error().with_context(n.label());
+        b.subgraphs.push_back(nullptr);  // not reached by inference: fails if it runs
+        b.subgraph_errors.push_back(std::move(sub).error().with_context("subgraph '" + sg->name + "'"));
+        continue;
+      }
       for (int src : (*sub)->capture_sources) b.captured.push_back(src);
       b.subgraphs.push_back(std::move(sub).value());
+      b.subgraph_errors.emplace_back();
     }
   }
   cg->nodes = std::move(bound);

@@ -415,6 +415,7 @@ inline void finish_run(run_context& rc) {
 inline status node_context::run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) {
   if (index < 0 || index >= static_cast<int>(node_->subgraphs.size()))
     return status(errc::internal, "subgraph " + std::to_string(index) + " does not exist");
+  if (!node_->subgraphs[index]) return node_->subgraph_errors[index];  // inference failed for it: see bound_node
   const compiled_graph& sub = *node_->subgraphs[index];
   const auto& g = *sub.g;
   if (inputs.size() != g.inputs.size())
@@ -425,7 +426,7 @@ inline status node_context::run_subgraph(int index, std::span<const value> input
   ONYX_TRY(bind_plan(sub, nullptr, rc));
   for (std::size_t i = 0; i < inputs.size(); ++i) rc.slots[g.inputs[i]] = inputs[i];
   for (std::size_t i = 0; i < g.captures.size(); ++i) rc.slots[g.captures[i]] = rc_->slots[sub.capture_sources[i]];
-  ONYX_TRY(execute(sub, nullptr, rc, pool_));
+  if (status s = execute(sub, nullptr, rc, pool_); !s.ok()) return std::move(s).with_context("subgraph '" + g.name + "'");
   outputs.clear();
   for (int id : g.outputs) outputs.push_back(rc.slots[id]);
   return ok();

@@ -42,8 +42,12 @@ inline status optimize_body(graph::graph& g, const compile_options& co, const gr
     if (!found.ok()) return std::move(found).error().with_context(n.label());
     kernel_use u{n.op, graph::signature_of(n, done.types), found->second};
     if (std::find(uses.begin(), uses.end(), u) == uses.end()) uses.push_back(u);
-    for (const auto& sg : n.subgraphs)
-      ONYX_TRY(optimize_body(const_cast<graph::graph&>(*sg), co, &g, &done.types, uses).with_context(n.label()));
+    for (const auto& sg : n.subgraphs) {
+      status s = optimize_body(const_cast<graph::graph&>(*sg), co, &g, &done.types, uses);
+      // A body inference did not reach fails if it runs (compile() keeps its
+      // error), so it needs no kernel.
+      if (!s.ok() && done.types.bodies.count(sg.get())) return std::move(s).with_context(n.label());
+    }
   }
   return ok();
 }
