@@ -9,7 +9,7 @@
 // tile. float32 (float16 models reach it through compute_float16_in_float32).
 // As node attributes (a model written after optimization, or a test) the
 // function reads `activation`: "" | "Gelu" | "GeluTanh".
-// Tested in test/unit/mat_mul_test.cpp and test/unit/fuse_matmul_test.cpp.
+// Tested in test/unit/fuse_transformer_test.cpp.
 #pragma once
 
 #include <cstdint>
