@@ -2,6 +2,8 @@
 // index along axis 1 (offset/scale of one value broadcast).
 #pragma once
 
+#include <algorithm>
+
 #include "kernels/cpu/ml_inputs.hpp"
 #include "onyx/core/parallel.hpp"
 #include "onyx/ops/scaler.hpp"
@@ -25,14 +27,21 @@ struct kernel<ops::Scaler, cpu> {
     std::vector<float> buf;
     const float* xp = kernels::cpu::ml::as_floats(x, buf);
     float* yp = c.output(0).data<float>();
-    auto at = [](const std::vector<float>& v, std::int64_t j, float none) {
-      return v.empty() ? none : v.size() == 1 ? v[0] : v[static_cast<std::size_t>(j)];
-    };
     const std::int64_t n = x.size();
-    parallel_for(c.pool(), n, grain_for(2), [&](std::int64_t b, std::int64_t e) {
-      for (std::int64_t i = b; i < e; ++i) {
-        const std::int64_t j = stride ? i % stride : 0;
-        yp[i] = (xp[i] - at(a.offset, j, 0.0f)) * at(a.scale, j, 1.0f);
+    if (n == 0) return ok();
+    // Offset and scale per column, then whole rows of `stride` elements.
+    const std::int64_t w = std::max<std::int64_t>(stride, 1);
+    std::vector<float> off(static_cast<std::size_t>(w)), sc(static_cast<std::size_t>(w));
+    for (std::int64_t j = 0; j < w; ++j) {
+      const auto k = static_cast<std::size_t>(j);
+      off[k] = a.offset.empty() ? 0.0f : a.offset.size() == 1 ? a.offset[0] : a.offset[k];
+      sc[k] = a.scale.empty() ? 1.0f : a.scale.size() == 1 ? a.scale[0] : a.scale[k];
+    }
+    parallel_for(c.pool(), n / w, grain_for(2 * w), [&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t r = b; r < e; ++r) {
+        const float* xr = xp + r * w;
+        float* yr = yp + r * w;
+        for (std::int64_t j = 0; j < w; ++j) yr[j] = (xr[j] - off[j]) * sc[j];
       }
     });
     return ok();
