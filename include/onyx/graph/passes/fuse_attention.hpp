@@ -42,19 +42,8 @@ namespace onyx::graph::passes {
 
 namespace fuse_attention_detail {
 
-struct finder {
-  const graph& g;
+struct finder : chain_walk {
   const inferred& st;
-  const readers& r;
-  const std::vector<int>& producer;
-
-  /// The producer of `id` when `reader` alone reads `id`, else -1.
-  int feeding(int id, int reader) const { return id >= 0 && r.sole(id) == reader ? producer[id] : -1; }
-  /// The sole reader of node k's only output, or -1.
-  int next(int k) const {
-    const node& n = g.nodes[k];
-    return n.outputs.size() == 1 && n.outputs[0] >= 0 ? r.sole(n.outputs[0]) : -1;
-  }
 
   /// The last `n` entries of the int64 shape value `id`, when known: a
   /// constant, or a Concat (axis 0) whose trailing inputs are constants
@@ -115,7 +104,7 @@ inline status fuse_attention(graph& g, inferred& st, const op_table& ops) {
   if (!attention) return ok();
   const readers r(g);
   const std::vector<int> producer = producers(g);
-  const finder f{g, st, r, producer};
+  const finder f{{g, r, producer}, st};
   const std::vector<std::int64_t> bhsd{0, 2, 1, 3}, bhds{0, 2, 3, 1};
   std::vector<char> removed(g.nodes.size(), 0);
   std::vector<int> live = r.count;  // readers not yet removed, per value
@@ -188,9 +177,7 @@ inline status fuse_attention(graph& g, inferred& st, const op_table& ops) {
         merged.empty() || merged[0] != q.heads * v.head)
       continue;
     chain.insert(chain.end(), {q.transpose, q.reshape, kk.transpose, kk.reshape, kpv, v.transpose, v.reshape, kmt});
-    bool free = !removed[kmr];
-    for (int c : chain) free = free && !removed[c];
-    if (!free) continue;
+    if (removed[kmr] || !unclaimed(removed, chain)) continue;
 
     // Remove the chain, then whatever only it (and the replaced Reshape's
     // shape input) read; fuse only if every removed value is then unread.

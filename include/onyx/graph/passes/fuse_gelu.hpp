@@ -33,29 +33,13 @@ namespace fuse_gelu_detail {
 
 constexpr double tol = 1e-5;
 
-struct walk {
-  const graph& g;
-  const readers& r;
-  const std::vector<int>& producer;
-
-  /// The node writing `id` when `id` has that node's output as its only
-  /// reader `reader`; else -1.
-  int feeding(int id, int reader) const {
-    if (id < 0 || r.sole(id) != reader) return -1;
-    return producer[id];
-  }
-  /// The sole reader of node k's only output, or -1.
-  int next(int k) const {
-    const node& n = g.nodes[k];
-    return n.outputs.size() == 1 && n.outputs[0] >= 0 ? r.sole(n.outputs[0]) : -1;
-  }
-  /// Whether node k is `Op` with one input `id` and the other a scalar `c`.
-  template <class Op> bool with_scalar(int k, int id, double c) const {
-    if (k < 0 || !match<Op>(g.nodes[k])) return false;
-    const int o = other_input(g.nodes[k], id);
-    return o >= 0 && is_scalar(g, o, c, tol);
-  }
-};
+/// Whether node k is `Op` with one input `id` and the other a scalar `c`.
+template <class Op>
+bool with_scalar(const graph& g, int k, int id, double c) {
+  if (k < 0 || !match<Op>(g.nodes[k])) return false;
+  const int o = other_input(g.nodes[k], id);
+  return o >= 0 && is_scalar(g, o, c, tol);
+}
 
 }  // namespace fuse_gelu_detail
 
@@ -65,7 +49,7 @@ inline status fuse_gelu(graph& g, inferred& st, const op_table& ops) {
   if (!gelu) return ok();
   const readers r(g);
   const std::vector<int> producer = producers(g);
-  const walk w{g, r, producer};
+  const chain_walk w{g, r, producer};
   std::vector<char> removed(g.nodes.size(), 0);
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     const node& t = g.nodes[k];
@@ -112,25 +96,23 @@ inline status fuse_gelu(graph& g, inferred& st, const op_table& ops) {
     }
     // (f + 1), then x * that * 0.5 in one of two groupings.
     const int pone = w.next(kt);
-    if (!w.with_scalar<ops::Add>(pone, t.outputs[0], 1.0)) continue;
+    if (!with_scalar<ops::Add>(g, pone, t.outputs[0], 1.0)) continue;
     const int pm = w.next(pone);
     if (pm < 0 || !match<ops::Mul>(g.nodes[pm])) continue;
     const int factor = other_input(g.nodes[pm], g.nodes[pone].outputs[0]);
     int last = -1;
     if (factor == x) {  // (x * (f + 1)) * 0.5
       const int ph = w.next(pm);
-      if (!w.with_scalar<ops::Mul>(ph, g.nodes[pm].outputs[0], 0.5)) continue;
+      if (!with_scalar<ops::Mul>(g, ph, g.nodes[pm].outputs[0], 0.5)) continue;
       chain.insert(chain.end(), {pone, pm, ph});
       last = ph;
     } else {  // (x * 0.5) * (f + 1)
       const int ph = w.feeding(factor, pm);
-      if (!w.with_scalar<ops::Mul>(ph, x, 0.5)) continue;
+      if (!with_scalar<ops::Mul>(g, ph, x, 0.5)) continue;
       chain.insert(chain.end(), {pone, ph, pm});
       last = pm;
     }
-    bool free = true;
-    for (int c : chain) free = free && !removed[c];
-    if (!free) continue;
+    if (!unclaimed(removed, chain)) continue;
 
     auto attrs = std::make_shared<ops::Gelu::attributes>();
     node n;
@@ -144,9 +126,7 @@ inline status fuse_gelu(graph& g, inferred& st, const op_table& ops) {
     n.attrs = std::move(attrs);
     n.inputs = {x};
     n.outputs = g.nodes[last].outputs;
-    if (!replace_if_kernel(g.nodes[last], std::move(n), st)) continue;
-    for (int c : chain)
-      if (c != last) removed[c] = 1;
+    replace_chain(g, st, removed, chain, last, std::move(n));
   }
   erase_marked(g, removed);
   return ok();

@@ -60,9 +60,7 @@ inline status fuse_layer_norm(graph& g, inferred& st, const op_table& ops) {
   const readers r(g);
   const std::vector<int> producer = producers(g);
   std::vector<char> removed(g.nodes.size(), 0);
-  auto next = [&](int k) {
-    return g.nodes[k].outputs.size() == 1 && g.nodes[k].outputs[0] >= 0 ? r.sole(g.nodes[k].outputs[0]) : -1;
-  };
+  const chain_walk w{g, r, producer};
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     const int km = static_cast<int>(k);
     if (removed[k] || g.nodes[k].inputs.empty()) continue;
@@ -73,7 +71,7 @@ inline status fuse_layer_norm(graph& g, inferred& st, const op_table& ops) {
     const std::int64_t C = shape[shape.rank() - 1].value();
 
     // d = x - m, read by the square and the division only.
-    const int ks = next(km);
+    const int ks = w.next(km);
     if (ks < 0 || !match<ops::Sub>(g.nodes[ks]) || g.nodes[ks].inputs != std::vector<int>{x, g.nodes[k].outputs[0]})
       continue;
     const int d = g.nodes[ks].outputs[0];
@@ -89,35 +87,34 @@ inline status fuse_layer_norm(graph& g, inferred& st, const op_table& ops) {
     }
     // Mul(d, d) reads d twice.
     if (ksq < 0 || kdiv < 0 || r.count[d] != (match<ops::Mul>(g.nodes[ksq]) ? 3 : 2)) continue;
-    const int kv = next(ksq);
+    const int kv = w.next(ksq);
     if (!mean_over_last(g, st, kv, g.nodes[ksq].outputs[0])) continue;
-    const int ke = next(kv);
+    const int ke = w.next(kv);
     if (ke < 0 || !match<ops::Add>(g.nodes[ke])) continue;
     const auto eps = float_scalar_of(g, other_input(g.nodes[ke], g.nodes[kv].outputs[0]));
     if (!eps) continue;
-    const int kr = next(ke);
-    if (kr < 0 || !match<ops::Sqrt>(g.nodes[kr]) || next(kr) != kdiv || g.nodes[kdiv].inputs[1] != g.nodes[kr].outputs[0])
+    const int kr = w.next(ke);
+    if (kr < 0 || !match<ops::Sqrt>(g.nodes[kr]) || w.next(kr) != kdiv ||
+        g.nodes[kdiv].inputs[1] != g.nodes[kr].outputs[0])
       continue;
     std::vector<int> chain{km, ks, ksq, kv, ke, kr, kdiv};
 
     // Optional * gamma, + beta.
     int last = kdiv;
     std::optional<tensor> gamma, beta;
-    if (const int kg = next(last); kg >= 0 && match<ops::Mul>(g.nodes[kg])) {
+    if (const int kg = w.next(last); kg >= 0 && match<ops::Mul>(g.nodes[kg])) {
       if ((gamma = last_axis_vector(g, other_input(g.nodes[kg], g.nodes[last].outputs[0]), C))) {
         chain.push_back(kg);
         last = kg;
       }
     }
-    if (const int kb = next(last); kb >= 0 && match<ops::Add>(g.nodes[kb])) {
+    if (const int kb = w.next(last); kb >= 0 && match<ops::Add>(g.nodes[kb])) {
       if ((beta = last_axis_vector(g, other_input(g.nodes[kb], g.nodes[last].outputs[0]), C))) {
         chain.push_back(kb);
         last = kb;
       }
     }
-    bool free = true;
-    for (int c : chain) free = free && !removed[c];
-    if (!free) continue;
+    if (!unclaimed(removed, chain)) continue;
 
     if (!gamma) gamma = tensor::from(std::vector<float>(static_cast<std::size_t>(C), 1.0f), {C});
     const std::string base = g.nodes[last].name;
@@ -132,9 +129,7 @@ inline status fuse_layer_norm(graph& g, inferred& st, const op_table& ops) {
     n.inputs = {x, add_constant(g, st, base + "/scale", std::move(*gamma))};
     if (beta) n.inputs.push_back(add_constant(g, st, base + "/bias", std::move(*beta)));
     n.outputs = g.nodes[last].outputs;
-    if (!replace_if_kernel(g.nodes[last], std::move(n), st)) continue;
-    for (int c : chain)
-      if (c != last) removed[c] = 1;
+    replace_chain(g, st, removed, chain, last, std::move(n));
   }
   erase_marked(g, removed);
   return ok();

@@ -47,11 +47,11 @@ inline status fuse_matmul(graph& g, inferred& st, const op_table& ops) {
       bool fits = ct && ct->type() == dtype::float32 && ct->rank() >= 1 && ct->dim(ct->rank() - 1) == N &&
                   ct->size() == N && ct->rank() <= st.types[a].shape.rank();
       if (fits) {
-        bias = ct->rank() == 1 ? c
-                               : add_constant(g, st, mm.name + "/bias",
-                                              tensor::from(std::span<const float>(ct->data<float>(),
-                                                                                  static_cast<std::size_t>(N)),
-                                                           {N}));
+        bias = ct->rank() == 1
+                   ? c
+                   : add_constant(
+                         g, st, mm.name + "/bias",
+                         tensor::from(std::span<const float>(ct->data<float>(), static_cast<std::size_t>(N)), {N}));
         absorbed.push_back(next);
         out = g.nodes[next].outputs[0];
         next = out >= 0 ? r.sole(out) : -1;

@@ -161,4 +161,38 @@ inline std::vector<int> producers(const graph& g) {
   return p;
 }
 
+/// Walks single-reader chains of nodes (what a fusion absorbs).
+struct chain_walk {
+  const graph& g;
+  const readers& r;
+  const std::vector<int>& producer;  // producers(g)
+
+  /// The node writing `id` when node `reader` alone reads `id`, else -1.
+  int feeding(int id, int reader) const { return id >= 0 && r.sole(id) == reader ? producer[id] : -1; }
+  /// The sole reader of node k's only output, or -1.
+  int next(int k) const {
+    if (k < 0) return -1;
+    const node& n = g.nodes[k];
+    return n.outputs.size() == 1 && n.outputs[0] >= 0 ? r.sole(n.outputs[0]) : -1;
+  }
+};
+
+/// Whether no node of `chain` is marked in `removed` (taken by an earlier fusion).
+inline bool unclaimed(const std::vector<char>& removed, const std::vector<int>& chain) {
+  for (int c : chain)
+    if (removed[c]) return false;
+  return true;
+}
+
+/// Puts `n` in place of node `last` of `chain` when a backend runs it
+/// (replace_if_kernel) and marks the chain's other nodes in `removed`;
+/// false, changing nothing, when none does.
+inline bool replace_chain(graph& g, const inferred& st, std::vector<char>& removed, const std::vector<int>& chain,
+                          int last, node&& n) {
+  if (!replace_if_kernel(g.nodes[last], std::move(n), st)) return false;
+  for (int c : chain)
+    if (c != last) removed[c] = 1;
+  return true;
+}
+
 }  // namespace onyx::graph::passes
