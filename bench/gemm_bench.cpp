@@ -13,8 +13,14 @@
 //                                    as Conv and Gemm/MatMul do at prepare time
 //   dnnl_sgemm/<shape>/threads:T     oneDNN (when found at configure time), its
 //                                    OpenMP team set to T threads
+//   q8gemm_packed/<shape>/threads:T  the int8 GEMM of kernels/cpu/qgemm.hpp
+//                                    (uint8 activations x int8 weights, int32
+//                                    out), weights packed once, with the kernel
+//                                    isa::q8_active() picks; its peak_% is of
+//                                    the FP32 peak, so 400% is where int8 pays
+//                                    (4 products per fp32 lane on VNNI)
 // and fp32_peak/threads:T, the FMA loop of bench/fp32_peak.hpp. Counters:
-// GFLOP/s (2 M N K per call) and peak_% (of fp32_peak at the same T).
+// GFLOP/s (2 M N K per call; GOP/s for int8) and peak_% (of fp32_peak at the same T).
 //
 // Shapes (row-major, no transpose, beta = 0):
 //   cube_<n>                 M = N = K = n
@@ -33,6 +39,7 @@
 #include <vector>
 
 #include "bench/fp32_peak.hpp"
+#include "kernels/cpu/qgemm.hpp"
 #include "kernels/cpu/sgemm.hpp"
 
 #if defined(ONYX_BENCH_DNNL)
@@ -143,6 +150,36 @@ void run_sgemm_packed(benchmark::State& state, shape s, int threads) {
   timer->report(state, threads);
 }
 
+void run_q8gemm_packed(benchmark::State& state, shape s, int threads) {
+  const onyx::thread_pool pool(threads);
+  std::mt19937 rng(7);
+  std::vector<std::uint8_t> A(static_cast<std::size_t>(s.M * s.K)), B(static_cast<std::size_t>(s.K * s.N));
+  for (auto& v : A) v = static_cast<std::uint8_t>(rng());
+  for (auto& v : B) v = static_cast<std::uint8_t>(rng());
+  std::vector<std::int32_t> C(static_cast<std::size_t>(s.M * s.N));
+  onyx::bench::fp32_peak_gflops(threads);
+  const std::int32_t za = 128, zb = 3;
+  q8_operand a, b;
+  // the weights are A for conv shapes (W x im2col), B for the others
+  a.matrix = {A.data(), s.weights_are_a, s.K, false};
+  b.matrix = {B.data(), !s.weights_are_a, s.N, true};
+  a.zero_point = &za;
+  b.zero_point = &zb;
+  q8_panels packed = s.weights_are_a ? q8_pack_a(s.M, s.K, a.matrix) : q8_pack_b(s.K, s.N, b.matrix);
+  (s.weights_are_a ? a : b).packed = &packed;
+  auto sink = [&](const q8_block& blk) {
+    for (std::int64_t r = 0; r < blk.rows; ++r)
+      std::copy_n(blk.acc + r * blk.ld, blk.cols, C.data() + (blk.i0 + r) * s.N + blk.j0);
+  };
+  const rate_timer timer(flops(s));
+  for (auto _ : state) {
+    q8_gemm(s.M, s.N, s.K, a, b, q8_sink::of(sink), &pool);
+    benchmark::DoNotOptimize(C.data());
+  }
+  state.SetLabel(onyx::kernels::cpu::isa::q8_active().name);
+  timer.report(state, threads);
+}
+
 #if defined(ONYX_BENCH_DNNL)
 void run_dnnl_sgemm(benchmark::State& state, shape s, int threads) {
   omp_set_num_threads(threads);
@@ -179,6 +216,8 @@ const bool registered = [] {
       const std::string suffix = "/" + s.name + "/threads:" + std::to_string(t);
       benchmark::RegisterBenchmark(("sgemm" + suffix).c_str(), run_sgemm, s, t)->UseRealTime();
       benchmark::RegisterBenchmark(("sgemm_packed" + suffix).c_str(), run_sgemm_packed, s, t)->UseRealTime();
+      if (!s.trans_b)
+        benchmark::RegisterBenchmark(("q8gemm_packed" + suffix).c_str(), run_q8gemm_packed, s, t)->UseRealTime();
 #if defined(ONYX_BENCH_DNNL)
       benchmark::RegisterBenchmark(("dnnl_sgemm" + suffix).c_str(), run_dnnl_sgemm, s, t)->UseRealTime();
 #endif

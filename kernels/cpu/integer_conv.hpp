@@ -1,12 +1,19 @@
-// kernel<ops::ConvInteger, cpu>, kernel<ops::QLinearConv, cpu>: a direct
-// N-d convolution over operands decoded to doubles (exact for 8-bit
-// integers) with the zero points subtracted. A table maps each (output
-// position, kernel tap) to its input offset or -1 in the padding; each
-// (batch, output channel) plane is one task. O(N M out C/G taps): correct
-// for every window, no GEMM.
+// kernel<ops::ConvInteger, cpu>, kernel<ops::QLinearConv, cpu>: N-d
+// convolution of 8-bit operands on the int8 GEMM (kernels/cpu/qgemm.hpp).
+// Per image and group, Y[M/G x out] = W[M/G x K] * col[K x out] with
+// K = C/G x taps: W (constant weights packed once at prepare, per group) is
+// the GEMM's A with one zero point per output channel, col its B. col is X
+// itself for a 1x1 window with stride 1 and no padding; otherwise the im2col
+// matrix, built in slices of output positions (padding holds X's zero point,
+// which stands for 0). Depthwise convolutions (one input channel per group
+// and one output channel) run a direct int32 loop instead, where a GEMM
+// would have one row. QLinearConv requantizes each finished block:
+// y = saturate(round_half_even((acc + B[m]) * float(float(x_scale w_scale[m]) / y_scale)) + y_zero_point).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "kernels/cpu/mat_mul_integer.hpp"
@@ -17,94 +24,218 @@ namespace onyx {
 
 namespace kernels::cpu {
 
-/// acc for every output element, handed to emit(flat, acc, output channel).
+/// What prepare keeps: each group's rows of a constant W, packed as A.
+struct q8_conv_state {
+  std::vector<q8_panels> w;
+};
+
+inline q8_conv_state prepare_q8_conv(const prepare_info_base& p, const ops::detail::conv_attributes& attrs, int w_in) {
+  q8_conv_state s;
+  const tensor* w = p.constant(w_in);
+  if (!w || w->rank() < 3 || !is_q8(w->type()) || attrs.group < 1 || w->dim(0) % attrs.group != 0) return s;
+  const std::int64_t m = w->dim(0), k = w->size() / std::max<std::int64_t>(m, 1), mg = m / attrs.group;
+  if (mg == 1 && w->dim(1) == 1) return s;  // depthwise: the direct loop reads W as is
+  for (std::int64_t g = 0; g < attrs.group; ++g)
+    s.w.push_back(q8_pack_a(mg, k,
+                            q8_rows(static_cast<const std::uint8_t*>(w->raw()) + g * mg * k, w->type(), k, true)));
+  p.consume_constant(w_in);  // run reads the panels (the kernel is fixed for the process)
+  return s;
+}
+
+/// The exact accumulators of the convolution, handed to
+/// emit(y_offset, channel, block): rows of the block are output channels
+/// (channel + r), columns output positions; element (r, c) goes to
+/// y_offset + r * out_plane + c of the flat output.
+/// X is given as its bytes, type and shape (the node's input, or a
+/// quantized copy of a float input) with its zero point.
 template <class Emit>
-status integer_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, int x_in, int w_in, int zx_in,
-                    int zw_in, const extents& y_shape, Emit emit) {
-  const tensor& x = c.input(x_in);
+status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, const std::uint8_t* xb, dtype x_type,
+               const extents& x_shape, const std::vector<std::int32_t>& zx, int w_in,
+               const std::vector<std::int32_t>& zw, const extents& y_shape, Emit emit) {
   const tensor& w = c.input(w_in);
-  const std::size_t spatial = x.rank() - 2;
-  std::vector<std::int64_t> in(x.shape().begin() + 2, x.shape().end());
+  const std::size_t spatial = x_shape.size() - 2;
+  std::vector<std::int64_t> in(x_shape.begin() + 2, x_shape.end());
   std::vector<std::int64_t> wk(w.shape().begin() + 2, w.shape().end());
   ONYX_ASSIGN(auto win, ops::detail::conv_window(attrs, spatial, wk));
   ONYX_ASSIGN(auto geo, ops::detail::window_geometry(win, in));
-  const std::int64_t n = x.dim(0), ch = x.dim(1), m = w.dim(0), group = attrs.group, cg = ch / group, mg = m / group;
-  ONYX_ASSIGN(auto zx, per_index(c, zx_in, 1, 0.0, "x_zero_point"));
-  ONYX_ASSIGN(auto zw, per_index(c, zw_in, m, 0.0, "w_zero_point"));
-  std::vector<double> xv = decode_all(x), wv = decode_all(w);
-  for (auto& v : xv) v -= zx[0];
+  const std::int64_t n = x_shape[0], ch = x_shape[1], m = w.dim(0), group = attrs.group, cg = ch / group, mg = m / group;
+  if (zx.size() != 1 || (zw.size() != 1 && static_cast<std::int64_t>(zw.size()) != m))
+    return status(errc::invalid_argument, "x_zero_point must be a scalar and w_zero_point a scalar or one per output "
+                                          "channel (" + std::to_string(m) + "), got " + std::to_string(zx.size()) +
+                                          " and " + std::to_string(zw.size()) + " values");
   std::int64_t in_plane = 1, out_plane = 1, taps = 1;
-  for (std::size_t i = 0; i < spatial; ++i) in_plane *= geo[i].in, out_plane *= geo[i].out, taps *= geo[i].kernel;
+  bool pointwise = true;
+  for (std::size_t i = 0; i < spatial; ++i) {
+    in_plane *= geo[i].in, out_plane *= geo[i].out, taps *= geo[i].kernel;
+    pointwise = pointwise && geo[i].kernel == 1 && geo[i].stride == 1 && geo[i].pad_begin == 0 && geo[i].out == geo[i].in;
+  }
   if (out_plane != element_count(extents(y_shape.begin() + 2, y_shape.end())))
     return status(errc::internal, "integer conv: output extents disagree with the window geometry");
-  std::vector<std::int64_t> offset(static_cast<std::size_t>(out_plane * taps));
-  for (std::int64_t o = 0; o < out_plane; ++o)
-    for (std::int64_t t = 0; t < taps; ++t) {
-      std::int64_t off = 0, ro = o, rt = t, stride = 1;
-      bool inside = true;
-      for (std::size_t i = spatial; i-- > 0;) {
-        std::int64_t oi = ro % geo[i].out, ti = rt % geo[i].kernel;
-        ro /= geo[i].out, rt /= geo[i].kernel;
-        std::int64_t pos = oi * geo[i].stride - geo[i].pad_begin + ti * geo[i].dilation;
-        if (pos < 0 || pos >= geo[i].in) inside = false;
-        off += pos * stride;
-        stride *= geo[i].in;
-      }
-      offset[o * taps + t] = inside ? off : -1;
-    }
-  parallel_for(c.pool(), n * m, 1, [&](std::int64_t first, std::int64_t last) {
-    for (std::int64_t p = first; p < last; ++p) {
-      std::int64_t b = p / m, oc = p % m, g = oc / mg;
-      for (std::int64_t o = 0; o < out_plane; ++o) {
-        double s = 0;
-        for (std::int64_t ci = 0; ci < cg; ++ci) {
-          const double* xp = xv.data() + (b * ch + g * cg + ci) * in_plane;
-          const double* wp = wv.data() + (oc * cg + ci) * taps;
-          const std::int64_t* op = offset.data() + o * taps;
-          for (std::int64_t t = 0; t < taps; ++t)
-            if (op[t] >= 0) s += xp[op[t]] * (wp[t] - zw[oc]);
+  // offset[o * taps + t]: input offset of tap t for output position o within a channel plane, or -1 (padding)
+  std::vector<std::int64_t> offset;
+  if (!pointwise) {
+    offset.resize(static_cast<std::size_t>(out_plane * taps));
+    for (std::int64_t o = 0; o < out_plane; ++o)
+      for (std::int64_t t = 0; t < taps; ++t) {
+        std::int64_t off = 0, ro = o, rt = t, stride = 1;
+        bool inside = true;
+        for (std::size_t i = spatial; i-- > 0;) {
+          std::int64_t oi = ro % geo[i].out, ti = rt % geo[i].kernel;
+          ro /= geo[i].out, rt /= geo[i].kernel;
+          std::int64_t pos = oi * geo[i].stride - geo[i].pad_begin + ti * geo[i].dilation;
+          if (pos < 0 || pos >= geo[i].in) inside = false;
+          off += pos * stride;
+          stride *= geo[i].in;
         }
-        emit(p * out_plane + o, s, oc);
+        offset[static_cast<std::size_t>(o * taps + t)] = inside ? off : -1;
+      }
+  }
+  const auto* wb = static_cast<const std::uint8_t*>(w.raw());
+  const bool x_signed = x_type == dtype::int8, w_signed = w.type() == dtype::int8;
+  const auto as_int = [](const std::uint8_t* p, bool sgn, std::int64_t i) -> std::int32_t {
+    return sgn ? static_cast<std::int8_t>(p[i]) : p[i];
+  };
+
+  if (cg == 1 && mg == 1) {  // depthwise: y[b, ch, o] = sum_t (x - zx) (w - zw[ch])
+    parallel_for(c.pool(), n * m, 1, [&](std::int64_t first, std::int64_t last) {
+      std::vector<std::int32_t> row(static_cast<std::size_t>(out_plane));
+      for (std::int64_t p = first; p < last; ++p) {
+        const std::int64_t oc = p % m;
+        const std::uint8_t* xp = xb + p * in_plane;
+        std::int32_t wv[64];
+        std::vector<std::int32_t> wbig;
+        std::int32_t* wt = wv;
+        if (taps > 64) wbig.resize(static_cast<std::size_t>(taps)), wt = wbig.data();
+        for (std::int64_t t = 0; t < taps; ++t) wt[t] = as_int(wb, w_signed, oc * taps + t) - zw[zw.size() > 1 ? oc : 0];
+        for (std::int64_t o = 0; o < out_plane; ++o) {
+          std::int32_t s = 0;
+          if (pointwise) {
+            s = (as_int(xp, x_signed, o) - zx[0]) * wt[0];
+          } else {
+            const std::int64_t* op = offset.data() + o * taps;
+            for (std::int64_t t = 0; t < taps; ++t)
+              if (op[t] >= 0) s += (as_int(xp, x_signed, op[t]) - zx[0]) * wt[t];
+          }
+          row[static_cast<std::size_t>(o)] = s;
+        }
+        emit(p * out_plane, oc, q8_block{0, 0, 1, out_plane, row.data(), out_plane});
+      }
+    });
+    return ok();
+  }
+
+  const q8_conv_state* state = c.state_ ? &c.state<q8_conv_state>() : nullptr;
+  const std::int64_t k = cg * taps;
+  // im2col slices of at most ~1 MiB
+  const std::int64_t slice = pointwise ? out_plane : std::clamp<std::int64_t>((1 << 20) / std::max<std::int64_t>(k, 1), 64, out_plane);
+  std::vector<std::uint8_t> col(pointwise ? 0 : static_cast<std::size_t>(k * slice));
+  const std::uint8_t pad = static_cast<std::uint8_t>(zx[0]);
+  for (std::int64_t b = 0; b < n; ++b)
+    for (std::int64_t g = 0; g < group; ++g) {
+      q8_operand qa, qb;
+      qa.matrix = q8_rows(wb + g * mg * k, w.type(), k, true);
+      if (state && static_cast<std::int64_t>(state->w.size()) == group) {
+        const q8_panels& pw = state->w[static_cast<std::size_t>(g)];
+        if (pw.kernel() == &isa::q8_active() && pw.width() == mg && pw.depth() == k) qa.packed = &pw;
+      }
+      if (!qa.packed && !wb) return status(errc::internal, "W was packed at prepare for another shape and released");
+      qa.zero_point = zw.data() + (zw.size() > 1 ? g * mg : 0);
+      qa.per_index = zw.size() > 1;
+      qb.zero_point = zx.data();
+      const std::uint8_t* xg = xb + (b * ch + g * cg) * in_plane;
+      for (std::int64_t o0 = 0; o0 < out_plane; o0 += slice) {
+        const std::int64_t on = std::min(slice, out_plane - o0);
+        if (pointwise) {
+          qb.matrix = {xg, x_signed, in_plane, true};
+        } else {
+          parallel_for(c.pool(), k, std::max<std::int64_t>(1, 4096 / on), [&](std::int64_t k0, std::int64_t k1) {
+            for (std::int64_t kk = k0; kk < k1; ++kk) {
+              const std::int64_t ci = kk / taps, t = kk % taps;
+              const std::uint8_t* xp = xg + ci * in_plane;
+              std::uint8_t* dst = col.data() + kk * on;
+              const std::int64_t* op = offset.data() + o0 * taps + t;
+              for (std::int64_t o = 0; o < on; ++o) {
+                const std::int64_t at = op[o * taps];
+                dst[o] = at >= 0 ? xp[at] : pad;
+              }
+            }
+          });
+          qb.matrix = {col.data(), x_signed, on, true};
+        }
+        const std::int64_t y0 = (b * m + g * mg) * out_plane + o0;
+        auto write = [&](const q8_block& blk) {
+          emit(y0 + blk.i0 * out_plane + blk.j0, g * mg + blk.i0, blk);
+        };
+        q8_gemm(mg, on, k, qa, qb, q8_sink::of(write), c.pool());
       }
     }
-  });
   return ok();
 }
+
+/// q8_conv on the node's own 8-bit X and zero point inputs.
+template <class Emit>
+status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, int x_in, int w_in, int zx_in,
+               int zw_in, const extents& y_shape, Emit emit) {
+  const tensor& x = c.input(x_in);
+  return q8_conv(c, attrs, static_cast<const std::uint8_t*>(x.raw()), x.type(), x.shape(), zero_points(c, zx_in), w_in,
+                 zero_points(c, zw_in), y_shape, emit);
+}
+
+/// out_plane of a conv output shape.
+inline std::int64_t out_plane_of(const extents& y_shape) { return element_count(extents(y_shape.begin() + 2, y_shape.end())); }
 
 }  // namespace kernels::cpu
 
 template <> struct kernel<ops::ConvInteger, cpu> {
   static constexpr std::array types{ops::ConvInteger::T1};
+  using state = kernels::cpu::q8_conv_state;
+  template <ops::signature> static result<state> prepare(const prepare_info<ops::ConvInteger>& p) {
+    return kernels::cpu::prepare_q8_conv(p, p.attrs(), 1);
+  }
   template <ops::signature> static status run(const call<ops::ConvInteger>& c) {
+    using namespace kernels::cpu;
     tensor& y = c.output(0);
     std::int32_t* ys = y.data<std::int32_t>();
-    return kernels::cpu::integer_conv(c, c.attrs(), 0, 1, 2, 3, y.shape(), [&](std::int64_t at, double s, std::int64_t) {
-      ys[at] = static_cast<std::int32_t>(static_cast<std::int64_t>(s));
+    const std::int64_t plane = out_plane_of(y.shape());
+    return q8_conv(c, c.attrs(), 0, 1, 2, 3, y.shape(), [&](std::int64_t at, std::int64_t, const q8_block& blk) {
+      for (std::int64_t r = 0; r < blk.rows; ++r)
+        std::memcpy(ys + at + r * plane, blk.acc + r * blk.ld, static_cast<std::size_t>(blk.cols) * sizeof(std::int32_t));
     });
   }
 };
 
 template <> struct kernel<ops::QLinearConv, cpu> {
   static constexpr std::array types{ops::QLinearConv::T1};
+  using state = kernels::cpu::q8_conv_state;
+  template <ops::signature> static result<state> prepare(const prepare_info<ops::QLinearConv>& p) {
+    return kernels::cpu::prepare_q8_conv(p, p.attrs(), 3);
+  }
   template <ops::signature> static status run(const call<ops::QLinearConv>& c) {
     using namespace kernels::cpu;
     tensor& y = c.output(0);
-    std::int64_t m = c.input(3).dim(0);
+    const std::int64_t m = c.input(3).dim(0), plane = out_plane_of(y.shape());
     ONYX_ASSIGN(auto sx, per_index(c, 1, 1, 1.0, "x_scale"));
     ONYX_ASSIGN(auto sw, per_index(c, 4, m, 1.0, "w_scale"));
     ONYX_ASSIGN(auto sy, per_index(c, 6, 1, 1.0, "y_scale"));
     ONYX_ASSIGN(auto zy, per_index(c, 7, 1, 0.0, "y_zero_point"));
     ONYX_ASSIGN(auto bias, per_index(c, 8, m, 0.0, "B"));
-    auto range = quant_range(y.type());
-    std::vector<double> r(static_cast<std::size_t>(y.size()));
-    ONYX_TRY(integer_conv(c, c.attrs(), 0, 3, 2, 5, y.shape(), [&](std::int64_t at, double s, std::int64_t oc) {
-      double factor = round_to(dtype::float32, round_to(dtype::float32, sx[0] * sw[oc]) / sy[0]);
-      double v = (s + bias[oc]) * factor + zy[0];
-      r[at] = range ? std::clamp(std::nearbyint(v), range->first, range->second) : v;
-    }));
-    if (y.bytes() > 0) std::memset(y.raw(), 0, y.bytes());
-    encode_block(y, 0, y.size(), r.data(), nullptr, false, cast_options{});
-    return ok();
+    std::vector<double> factor(static_cast<std::size_t>(m));
+    for (std::size_t i = 0; i < factor.size(); ++i)
+      factor[i] = round_to(dtype::float32, round_to(dtype::float32, sx[0] * sw[i]) / sy[0]);
+    const bool out_signed = y.type() == dtype::int8;
+    const double lo = out_signed ? -128 : 0, hi = out_signed ? 127 : 255, z = zy[0];
+    auto* out = static_cast<std::uint8_t*>(y.raw());
+    return q8_conv(c, c.attrs(), 0, 3, 2, 5, y.shape(), [&](std::int64_t at, std::int64_t oc, const q8_block& blk) {
+      for (std::int64_t r = 0; r < blk.rows; ++r) {
+        const double f = factor[static_cast<std::size_t>(oc + r)], bb = bias[static_cast<std::size_t>(oc + r)];
+        const std::int32_t* acc = blk.acc + r * blk.ld;
+        std::uint8_t* yr = out + at + r * plane;
+        for (std::int64_t j = 0; j < blk.cols; ++j) {
+          const double v = std::clamp(std::nearbyint((acc[j] + bb) * f + z), lo, hi);
+          yr[j] = out_signed ? static_cast<std::uint8_t>(static_cast<std::int8_t>(v)) : static_cast<std::uint8_t>(v);
+        }
+      }
+    });
   }
 };
 

@@ -1,14 +1,18 @@
-// kernel<ops::MatMulInteger, cpu>, kernel<ops::QLinearMatMul, cpu>: operands
-// decoded to doubles by the Cast codecs (exact for 8-bit integers and
-// float8), zero points subtracted per row of A / column of B, and each
-// output element a direct dot product in double (exact: |products| <= 2^16,
-// so sums stay exact below 2^37 terms). Batch dims broadcast like MatMul's;
-// batches split over the pool.
+// kernel<ops::MatMulInteger, cpu>, kernel<ops::QLinearMatMul, cpu>: 8-bit
+// operands on the int8 GEMM (kernels/cpu/qgemm.hpp, exact int32 products with
+// the zero points removed), a constant 2-D B packed once at prepare. A 2-D B
+// shared by every batch of A makes one GEMM of all of A's rows; otherwise
+// each batch is its own GEMM. QLinearMatMul requantizes each finished block:
+// y = saturate(round_half_even(acc * (a_scale * b_scale / y_scale)) + y_zero_point),
+// the factor rounded to float as the ONNX reference does and the product
+// taken in double. Its float8 forms keep the direct loop over operands decoded
+// to doubles (exact: |products| <= 2^16, sums exact below 2^37 terms).
 #pragma once
 
 #include <cmath>
 #include <vector>
 
+#include "kernels/cpu/qgemm.hpp"
 #include "kernels/cpu/quantize.hpp"
 #include "onyx/ops/mat_mul_integer.hpp"
 #include "onyx/ops/qlinear_mat_mul.hpp"
@@ -111,20 +115,113 @@ status integer_matmul(const kernel_call& c, int a_in, int b_in, int za_in, int z
   return ok();
 }
 
+
+/// An 8-bit tensor's zero point input as int32 values (absent: {0}).
+inline std::vector<std::int32_t> zero_points(const kernel_call& c, int i) {
+  if (!c.has_input(i)) return {0};
+  const tensor& z = c.input(i);
+  std::vector<std::int32_t> v(static_cast<std::size_t>(z.size()));
+  if (z.type() == dtype::int8)
+    for (std::size_t k = 0; k < v.size(); ++k) v[k] = z.data<std::int8_t>()[k];
+  else
+    for (std::size_t k = 0; k < v.size(); ++k) v[k] = z.data<std::uint8_t>()[k];
+  return v;
+}
+
+inline bool is_q8(dtype t) { return t == dtype::uint8 || t == dtype::int8; }
+
+/// A row-major R x C 8-bit matrix as a q8_matrix: A (w = row) or B (w = column).
+inline q8_matrix q8_rows(const void* data, dtype t, std::int64_t cols, bool as_a) {
+  return {static_cast<const std::uint8_t*>(data), t == dtype::int8, cols, !as_a};
+}
+
+/// What MatMulInteger / QLinearMatMul prepare keeps: a constant 2-D B packed.
+struct q8_matmul_state {
+  q8_panels b;
+};
+
+inline q8_matmul_state prepare_q8_b(const prepare_info_base& p, int b_in) {
+  q8_matmul_state s;
+  const tensor* b = p.constant(b_in);
+  if (b && b->rank() == 2 && is_q8(b->type())) {
+    s.b = q8_pack_b(b->dim(0), b->dim(1), q8_rows(b->raw(), b->type(), b->dim(1), false));
+    p.consume_constant(b_in);  // run reads the panels (the kernel is fixed for the process)
+  }
+  return s;
+}
+
+/// The exact products of an 8-bit numpy matmul, handed to sink(y_offset, block)
+/// where y_offset is the flat output index of the block's (0, 0) and a row of
+/// the block is n elements further on.
+template <class Sink>
+status q8_matmul(const kernel_call& c, int a_in, int b_in, int za_in, int zb_in, Sink sink) {
+  const tensor& a = c.input(a_in);
+  const tensor& b = c.input(b_in);
+  ONYX_ASSIGN(auto p, plan_matmul(a.shape(), b.shape()));
+  std::vector<std::int32_t> za = zero_points(c, za_in), zb = zero_points(c, zb_in);
+  if ((za.size() != 1 && static_cast<std::int64_t>(za.size()) != p.m) ||
+      (zb.size() != 1 && static_cast<std::int64_t>(zb.size()) != p.n))
+    return status(errc::invalid_argument, "zero points hold " + std::to_string(za.size()) + " and " +
+                                              std::to_string(zb.size()) + " values for " + std::to_string(p.m) +
+                                              " rows and " + std::to_string(p.n) + " columns");
+  const q8_panels* packed = nullptr;
+  if (c.state_) {
+    const q8_panels& s = c.state<q8_matmul_state>().b;
+    if (!s.empty() && s.kernel() == &isa::q8_active() && s.depth() == p.k && s.width() == p.n) packed = &s;
+  }
+  const auto* ab = static_cast<const std::uint8_t*>(a.raw());
+  const auto* bb = static_cast<const std::uint8_t*>(b.raw());
+  if (!packed && !bb && b.size() > 0) return status(errc::internal, "B was packed at prepare for another shape and released");
+  const bool shared_b = b.rank() <= 2;
+  // B shared by every batch: one GEMM over all rows of A (per-row zero points repeat).
+  const std::int64_t batches = shared_b ? 1 : static_cast<std::int64_t>(p.a_index.size());
+  const std::int64_t rows = shared_b ? static_cast<std::int64_t>(p.a_index.size()) * p.m : p.m;
+  if (shared_b && za.size() > 1) {
+    std::vector<std::int32_t> all(static_cast<std::size_t>(rows));
+    for (std::int64_t r = 0; r < rows; ++r) all[static_cast<std::size_t>(r)] = za[static_cast<std::size_t>(r % p.m)];
+    za = std::move(all);
+  }
+  for (std::int64_t bi = 0; bi < batches; ++bi) {
+    q8_operand qa, qb;
+    qa.matrix = {ab + (shared_b ? 0 : p.a_index[bi] * p.m * p.k), a.type() == dtype::int8, p.k, false};
+    qb.matrix = {bb + (shared_b ? 0 : p.b_index[bi] * p.k * p.n), b.type() == dtype::int8, p.n, true};
+    qb.packed = packed;
+    qa.zero_point = za.data();
+    qa.per_index = za.size() > 1;
+    qb.zero_point = zb.data();
+    qb.per_index = zb.size() > 1;
+    const std::int64_t base = bi * p.m * p.n;
+    auto write = [&](const q8_block& blk) { sink(base + blk.i0 * p.n + blk.j0, blk); };
+    q8_gemm(rows, p.n, p.k, qa, qb, q8_sink::of(write), c.pool());
+  }
+  return ok();
+}
+
 }  // namespace kernels::cpu
 
 template <> struct kernel<ops::MatMulInteger, cpu> {
   static constexpr std::array types{ops::MatMulInteger::T1};
+  using state = kernels::cpu::q8_matmul_state;
+  template <ops::signature> static result<state> prepare(const prepare_info<ops::MatMulInteger>& p) {
+    return kernels::cpu::prepare_q8_b(p, 1);
+  }
   template <ops::signature> static status run(const call<ops::MatMulInteger>& c) {
+    using namespace kernels::cpu;
     std::int32_t* y = c.output(0).data<std::int32_t>();
-    return kernels::cpu::integer_matmul(c, 0, 1, 2, 3, [&](std::int64_t at, double s, std::int64_t, std::int64_t) {
-      y[at] = static_cast<std::int32_t>(static_cast<std::int64_t>(s));
+    const std::int64_t n = c.input(1).rank() >= 2 ? c.input(1).dim(c.input(1).rank() - 1) : 1;
+    return q8_matmul(c, 0, 1, 2, 3, [&](std::int64_t at, const q8_block& blk) {
+      for (std::int64_t r = 0; r < blk.rows; ++r)
+        std::memcpy(y + at + r * n, blk.acc + r * blk.ld, static_cast<std::size_t>(blk.cols) * sizeof(std::int32_t));
     });
   }
 };
 
 template <> struct kernel<ops::QLinearMatMul, cpu> {
   static constexpr std::array types{ops::QLinearMatMul::T1};
+  using state = kernels::cpu::q8_matmul_state;
+  template <ops::signature> static result<state> prepare(const prepare_info<ops::QLinearMatMul>& p) {
+    return kernels::cpu::prepare_q8_b(p, 3);
+  }
   template <ops::signature> static status run(const call<ops::QLinearMatMul>& c) {
     using namespace kernels::cpu;
     const tensor& a = c.input(0);
@@ -135,7 +232,30 @@ template <> struct kernel<ops::QLinearMatMul, cpu> {
     ONYX_ASSIGN(auto sb, per_index(c, 4, n, 1.0, "b_scale"));
     ONYX_ASSIGN(auto sy, per_index(c, 6, 1, 1.0, "y_scale"));
     ONYX_ASSIGN(auto zy, per_index(c, 7, 1, 0.0, "y_zero_point"));
-    auto range = quant_range(y.type());
+    if (is_q8(a.type()) && is_q8(b.type()) && is_q8(y.type())) {
+      // factor[i][j] = float(float(sa[i] sb[j]) / sy): one per column unless A's scale is per row
+      const bool per_row = std::any_of(sa.begin(), sa.end(), [&](double v) { return v != sa[0]; });
+      std::vector<double> factor(static_cast<std::size_t>((per_row ? m : 1) * n));
+      for (std::size_t i = 0; i < (per_row ? static_cast<std::size_t>(m) : 1); ++i)
+        for (std::size_t j = 0; j < static_cast<std::size_t>(n); ++j)
+          factor[i * n + j] = round_to(dtype::float32, round_to(dtype::float32, sa[i] * sb[j]) / sy[0]);
+      const double lo = y.type() == dtype::int8 ? -128 : 0, hi = y.type() == dtype::int8 ? 127 : 255;
+      const double z = zy[0];
+      auto* out = static_cast<std::uint8_t*>(y.raw());
+      const bool out_signed = y.type() == dtype::int8;
+      return q8_matmul(c, 0, 3, 2, 5, [&](std::int64_t at, const q8_block& blk) {
+        for (std::int64_t r = 0; r < blk.rows; ++r) {
+          const double* f = factor.data() + (per_row ? ((blk.i0 + r) % m) * n : 0) + blk.j0;
+          std::uint8_t* yr = out + at + r * n;
+          const std::int32_t* acc = blk.acc + r * blk.ld;
+          for (std::int64_t j = 0; j < blk.cols; ++j) {
+            const double v = std::clamp(std::nearbyint(acc[j] * f[j] + z), lo, hi);
+            yr[j] = out_signed ? static_cast<std::uint8_t>(static_cast<std::int8_t>(v)) : static_cast<std::uint8_t>(v);
+          }
+        }
+      });
+    }
+    auto range = quant_range(y.type());  // float8: the direct loop
     std::vector<double> r(static_cast<std::size_t>(y.size()));
     ONYX_TRY(integer_matmul(c, 0, 3, 2, 5, [&](std::int64_t at, double s, std::int64_t i, std::int64_t j) {
       double factor = round_to(dtype::float32, round_to(dtype::float32, sa[i] * sb[j]) / sy[0]);

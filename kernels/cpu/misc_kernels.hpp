@@ -11,6 +11,7 @@
 #include "kernels/cpu/cumulative.hpp"
 #include "kernels/cpu/det.hpp"
 #include "kernels/cpu/dft.hpp"
+#include "kernels/cpu/dynamic_quantize_gemm.hpp"
 #include "kernels/cpu/dynamic_quantize_linear.hpp"
 #include "kernels/cpu/einsum.hpp"
 #include "kernels/cpu/grid_sample.hpp"

@@ -17,7 +17,9 @@
 #include "onyx/ops/det.hpp"
 #include "onyx/ops/dft.hpp"
 #include "onyx/ops/dynamic_quantize_linear.hpp"
+#include "onyx/ops/dynamic_quantize_mat_mul.hpp"
 #include "onyx/ops/einsum.hpp"
+#include "onyx/ops/fused/dynamic_quantize_conv.hpp"
 #include "onyx/ops/grid_sample.hpp"
 #include "onyx/ops/hamming_window.hpp"
 #include "onyx/ops/hann_window.hpp"
@@ -60,6 +62,8 @@ using misc_ops = op_list<
     ops::ConvInteger,
     ops::QLinearConv,
     ops::DynamicQuantizeLinear,
+    ops::DynamicQuantizeMatMul,
+    ops::fused::DynamicQuantizeConv,
     ops::HannWindow,
     ops::HammingWindow,
     ops::BlackmanWindow,

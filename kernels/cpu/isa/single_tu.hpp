@@ -17,9 +17,17 @@
     defined(__AVX512VL__) && defined(__FMA__)
 #define ONYX_ISA_HAS_AVX512 1
 #include "kernels/cpu/isa/f32_kernels_avx512.cpp"
+#include "kernels/cpu/isa/q8_kernels_avx2.cpp"
+#define ONYX_ISA_HAS_Q8_AVX2 1
+#if defined(__AVX512VNNI__)
+#define ONYX_ISA_HAS_AVX512VNNI 1
+#include "kernels/cpu/isa/q8_kernels_avx512vnni.cpp"
+#endif
 #elif defined(__x86_64__) && defined(__AVX2__) && defined(__FMA__)
 #define ONYX_ISA_HAS_AVX2 1
 #include "kernels/cpu/isa/f32_kernels_avx2.cpp"
+#include "kernels/cpu/isa/q8_kernels_avx2.cpp"
+#define ONYX_ISA_HAS_Q8_AVX2 1
 #elif defined(__x86_64__) && defined(__SSE4_1__)
 #define ONYX_ISA_HAS_SSE 1
 #include "kernels/cpu/isa/f32_kernels_sse.cpp"
@@ -39,6 +47,14 @@
 #ifndef ONYX_ISA_HAS_NEON
 #define ONYX_ISA_HAS_NEON 0
 #endif
+#ifndef ONYX_ISA_HAS_AVX512VNNI
+#define ONYX_ISA_HAS_AVX512VNNI 0
+#endif
+#ifndef ONYX_ISA_HAS_Q8_AVX2
+#define ONYX_ISA_HAS_Q8_AVX2 0
+#endif
 #include "kernels/cpu/isa/f32_kernels_scalar.cpp"
+#include "kernels/cpu/isa/q8_kernels_scalar.cpp"
 #include "kernels/cpu/isa/dispatch.cpp"
 #include "kernels/cpu/isa/gemm.cpp"
+#include "kernels/cpu/isa/qgemm.cpp"

@@ -19,6 +19,8 @@
 #include "onyx/graph/passes/fuse_gemm.hpp"
 #include "onyx/graph/passes/fuse_layer_norm.hpp"
 #include "onyx/graph/passes/fuse_matmul.hpp"
+#include "onyx/graph/passes/fuse_qdq.hpp"
+#include "onyx/graph/passes/fuse_quantized.hpp"
 #include "onyx/graph/passes/remove_dead_nodes.hpp"
 
 namespace onyx::graph::passes {
@@ -52,6 +54,8 @@ struct pass {
 };
 
 inline constexpr std::array pipeline{
+    // before folding, which would turn the weights' DequantizeLinear into float constants
+    pass{"fuse_qdq", [](graph& g, inferred& st, const pass_context& c) { return fuse_qdq(g, st, c.ops); }},
     pass{"fold_constants",
          [](graph& g, inferred& st, const pass_context& c) { return fold_constants(g, st, c.evaluate); },
          optimization_level::basic},
@@ -60,6 +64,8 @@ inline constexpr std::array pipeline{
            return c.options.compute_float16_in_float32 ? compute_float16_in_float32(g, st, c.ops, c.evaluate) : ok();
          },
          optimization_level::basic},
+    pass{"fuse_quantized",
+         [](graph& g, inferred& st, const pass_context& c) { return fuse_quantized(g, st, c.ops); }},
     pass{"fuse_layer_norm",
          [](graph& g, inferred& st, const pass_context& c) { return fuse_layer_norm(g, st, c.ops); }},
     pass{"fuse_gelu", [](graph& g, inferred& st, const pass_context& c) { return fuse_gelu(g, st, c.ops); }},

@@ -1,0 +1,255 @@
+// onyx/graph/passes/fuse_qdq.hpp: a QDQ model (the quantized format ORT's
+// static quantizer and most exporters write: every quantized tensor is
+// DequantizeLinear'd before a float op and its result QuantizeLinear'd) run in
+// integer arithmetic.
+//
+//   Conv(DQ(xq), DQ(wq) [, DQ(bq) | b]) [-> Relu] -> Q(ys, yz)
+//     -> QLinearConv(xq, xs, xz, wq, ws, wz, ys, yz, B)
+//   MatMul(DQ(aq), DQ(wq)) -> Q(ys, yz)
+//     -> QLinearMatMul(aq, as, az, wq, ws, wz, ys, yz)
+//   DQ(xq, s, z) -> op -> Q(s, z), op moving or selecting elements without
+//   arithmetic (MaxPool, Reshape, Transpose, Flatten, Squeeze, Unsqueeze,
+//   Slice, nearest Resize, Identity): op on xq itself
+//   DQ(xq, s, z) -> Q(s, z): xq (a double QDQ pair)
+//
+// Scales and zero points must be constants: per tensor for activations, per
+// tensor or per output channel / column (the DQ's axis) for weights. The bias
+// goes in as int32 at scale xs * ws[m] (rounded from its float value when the
+// model's bias scale differs). Relu is absorbed when the output's zero point
+// is the type's lowest value, where the saturation already clamps negatives.
+// Each absorbed float op must have the next as its only reader; the DQ nodes
+// stay for their other readers and go with remove_dead_nodes. The integer
+// kernels accumulate exactly, so a result can differ from the float
+// simulation by one quantization step where the float sum rounded across a
+// .5 boundary (ORT's QDQ rewrites do the same). Fires only where the op table
+// has a kernel for the integer node's types. Tested in test/unit/fuse_qdq_test.cpp.
+#pragma once
+
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "onyx/graph/passes/rewrite.hpp"
+#include "onyx/ops/conv.hpp"
+#include "onyx/ops/dequantize_linear.hpp"
+#include "onyx/ops/mat_mul.hpp"
+#include "onyx/ops/qlinear_conv.hpp"
+#include "onyx/ops/qlinear_mat_mul.hpp"
+#include "onyx/ops/quantize_linear.hpp"
+#include "onyx/ops/relu.hpp"
+#include "onyx/ops/resize.hpp"
+
+namespace onyx::graph::passes {
+
+namespace qdq {
+
+/// One DequantizeLinear feeding a float op: node index and its inputs.
+struct dequantized {
+  int node = -1, q = -1, scale = -1, zero = -1;
+  std::int64_t axis = 1;
+};
+
+inline std::optional<dequantized> dq_of(const graph& g, const std::vector<int>& prod, int id) {
+  if (id < 0 || prod[id] < 0) return std::nullopt;
+  const node& d = g.nodes[prod[id]];
+  const auto* a = match<ops::DequantizeLinear>(d);
+  if (!a || a->block_size != 0 || d.inputs.size() < 2 || d.inputs[0] < 0 || d.inputs[1] < 0) return std::nullopt;
+  return dequantized{prod[id], d.inputs[0], d.inputs[1], d.inputs.size() > 2 ? d.inputs[2] : -1, a->axis};
+}
+
+inline bool is_8bit(dtype t) { return t == dtype::uint8 || t == dtype::int8; }
+
+/// A constant float32 scale: its values (one, or one per index).
+inline std::vector<float> scales(const graph& g, int id) {
+  const tensor* t = constant_of(g, id);
+  if (!t || t->type() != dtype::float32 || t->rank() > 1 || t->size() < 1) return {};
+  return std::vector<float>(t->data<float>(), t->data<float>() + t->size());
+}
+
+/// A constant 8-bit zero point's values (`id` -1: absent, all 0 of `t`).
+inline std::optional<std::vector<int>> zeros(const graph& g, int id, dtype t) {
+  if (id < 0) return std::vector<int>{0};
+  const tensor* z = constant_of(g, id);
+  if (!z || z->type() != t || z->rank() > 1 || z->size() < 1) return std::nullopt;
+  std::vector<int> v(static_cast<std::size_t>(z->size()));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = t == dtype::int8 ? z->data<std::int8_t>()[i] : z->data<std::uint8_t>()[i];
+  return v;
+}
+
+/// Whether two constant scale / zero point pairs hold the same single values.
+inline bool same_params(const graph& g, int s1, int z1, int s2, int z2, dtype t) {
+  const auto a = scales(g, s1), b = scales(g, s2);
+  const auto za = zeros(g, z1, t), zb = zeros(g, z2, t);
+  return a.size() == 1 && b.size() == 1 && a == b && za && zb && za->size() == 1 && *za == *zb;
+}
+
+/// The type a QuantizeLinear node writes.
+inline dtype q_type(const inferred& st, const node& q) {
+  return q.outputs[0] >= 0 ? st.types[q.outputs[0]].type : dtype::undefined;
+}
+
+/// A zero point value id for a node input: `id` itself, or a new scalar 0 of `t`.
+inline int zero_or_new(graph& g, inferred& st, int id, dtype t, const std::string& name) {
+  if (id >= 0) return id;
+  return add_constant(g, st, name, t == dtype::int8 ? tensor::scalar(std::int8_t(0)) : tensor::scalar(std::uint8_t(0)));
+}
+
+/// Ops that move or select elements without arithmetic: the same on the
+/// quantized values as on the dequantized ones.
+inline bool moves_only(const node& n) {
+  if (!n.op || !n.op->domain.empty() || n.outputs.size() != 1) return false;
+  static constexpr std::string_view names[] = {"MaxPool", "Reshape", "Transpose", "Flatten", "Squeeze",
+                                               "Unsqueeze", "Slice", "Identity", "Resize"};
+  bool listed = false;
+  for (auto nm : names) listed = listed || n.op->name == nm;
+  if (!listed) return false;
+  if (n.op->name == "Resize") {
+    const auto* a = match<ops::Resize>(n);
+    return a && a->mode == "nearest";
+  }
+  return true;
+}
+
+}  // namespace qdq
+
+inline status fuse_qdq(graph& g, inferred& st, const op_table& ops) {
+  const op_info* qconv = find_op<ops::QLinearConv>(ops);
+  const op_info* qmatmul = find_op<ops::QLinearMatMul>(ops);
+  const readers r(g);
+  const std::vector<int> prod = producers(g);
+  const chain_walk walk{g, r, prod};
+  std::vector<char> removed(g.nodes.size(), 0);
+  // readers of a value that a rewrite replaced by another: renamed at the end
+  std::vector<std::pair<int, int>> renamed;
+  bool subgraphs = false;  // a capture by name would miss a rename: no DQ -> Q removal then
+  for (const auto& n : g.nodes) subgraphs = subgraphs || !n.subgraphs.empty();
+
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    if (removed[k]) continue;
+    node& op = g.nodes[k];
+    const auto* conv = qconv ? match<ops::Conv>(op) : nullptr;
+    const bool mm = qmatmul && match<ops::MatMul>(op) && op.inputs.size() == 2;
+    if ((conv || mm) && op.outputs.size() == 1 && op.outputs[0] >= 0) {
+      const auto dx = qdq::dq_of(g, prod, op.inputs[0]);
+      const auto dw = qdq::dq_of(g, prod, op.inputs[1]);
+      if (!dx || !dw) continue;
+      const tensor* wq = constant_of(g, dw->q);
+      const dtype xt = st.types[dx->q].type;
+      if (!wq || !qdq::is_8bit(wq->type()) || !qdq::is_8bit(xt) || (mm && wq->rank() != 2) || (conv && wq->rank() < 3))
+        continue;
+      const std::int64_t count = mm ? wq->dim(1) : wq->dim(0);
+      const std::int64_t w_axis = mm ? 1 : 0;
+      const auto xs = qdq::scales(g, dx->scale);
+      const auto xz = qdq::zeros(g, dx->zero, xt);
+      const auto ws = qdq::scales(g, dw->scale);
+      const auto wz = qdq::zeros(g, dw->zero, wq->type());
+      if (xs.size() != 1 || !xz || xz->size() != 1 || ws.empty() || !wz) continue;
+      if ((ws.size() != 1 && (static_cast<std::int64_t>(ws.size()) != count || dw->axis != w_axis)) ||
+          (wz->size() != 1 && static_cast<std::int64_t>(wz->size()) != count))
+        continue;
+      // [Relu ->] QuantizeLinear, each the only reader of what it reads.
+      std::vector<int> chain{static_cast<int>(k)};
+      int next = walk.next(static_cast<int>(k));
+      int relu = -1;
+      if (conv && next >= 0 && match<ops::Relu>(g.nodes[next])) relu = next, next = walk.next(next);
+      if (next < 0 || !match<ops::QuantizeLinear>(g.nodes[next]) || g.nodes[next].inputs.size() < 2) continue;
+      const node& q = g.nodes[next];
+      const dtype yt = qdq::q_type(st, q);
+      const auto ys = qdq::scales(g, q.inputs[1]);
+      const auto yz = qdq::zeros(g, q.inputs.size() > 2 ? q.inputs[2] : -1, yt);
+      if (!qdq::is_8bit(yt) || ys.size() != 1 || !yz || yz->size() != 1) continue;
+      if (relu >= 0) {
+        if ((*yz)[0] != (yt == dtype::int8 ? -128 : 0)) continue;
+        chain.push_back(relu);
+      }
+      chain.push_back(next);
+      if (!unclaimed(removed, chain)) continue;
+      // The bias as int32 at scale xs * ws[m].
+      int bias = -1;
+      if (conv && op.inputs.size() > 2 && op.inputs[2] >= 0) {
+        std::vector<double> b(static_cast<std::size_t>(count));
+        if (const auto db = qdq::dq_of(g, prod, op.inputs[2])) {
+          const tensor* bq = constant_of(g, db->q);
+          const auto bs = qdq::scales(g, db->scale);
+          if (!bq || bq->type() != dtype::int32 || bq->size() != count || bs.empty() ||
+              (bs.size() != 1 && static_cast<std::int64_t>(bs.size()) != count) || db->zero >= 0)
+            continue;
+          for (std::int64_t m = 0; m < count; ++m)
+            b[m] = static_cast<double>(bq->data<std::int32_t>()[m]) * bs[bs.size() == 1 ? 0 : m];
+        } else {
+          const tensor* bf = constant_of(g, op.inputs[2]);
+          if (!bf || bf->type() != dtype::float32 || bf->size() != count) continue;
+          for (std::int64_t m = 0; m < count; ++m) b[m] = bf->data<float>()[m];
+        }
+        std::vector<std::int32_t> bi(static_cast<std::size_t>(count));
+        for (std::int64_t m = 0; m < count; ++m) {
+          const double s = static_cast<double>(xs[0] * ws[ws.size() == 1 ? 0 : m]);
+          bi[m] = static_cast<std::int32_t>(std::clamp(std::nearbyint(b[m] / s), -2147483648.0, 2147483647.0));
+        }
+        bias = add_constant(g, st, op.name + "/bias_q", tensor::from(std::span<const std::int32_t>(bi), {count}));
+      }
+      node n;
+      n.name = op.name;
+      n.op_type = "QLinear" + op.op_type;
+      n.op = conv ? qconv : qmatmul;
+      n.domain = std::string(n.op->domain);
+      if (conv) {
+        n.attrs = std::make_shared<ops::QLinearConv::attributes>(*conv);
+        n.raw_attrs = op.raw_attrs;
+      } else {
+        n.attrs = std::make_shared<ops::QLinearMatMul::attributes>();
+      }
+      const int xz_id = qdq::zero_or_new(g, st, dx->zero, xt, op.name + "/x_zero_point");
+      const int wz_id = qdq::zero_or_new(g, st, dw->zero, wq->type(), op.name + "/w_zero_point");
+      const int yz_id = qdq::zero_or_new(g, st, q.inputs.size() > 2 ? q.inputs[2] : -1, yt, op.name + "/y_zero_point");
+      n.inputs = {dx->q, dx->scale, xz_id, dw->q, dw->scale, wz_id, q.inputs[1], yz_id};
+      if (bias >= 0) n.inputs.push_back(bias);
+      n.outputs = {q.outputs[0]};
+      replace_chain(g, st, removed, chain, chain.back(), std::move(n));
+      continue;
+    }
+
+    // DQ -> element-moving op -> Q with the same parameters: the op on the
+    // quantized values. DQ -> Q with the same parameters: the quantized input.
+    const bool direct_q = match<ops::QuantizeLinear>(op) != nullptr;
+    if (!direct_q && !qdq::moves_only(op)) continue;
+    const auto dx = qdq::dq_of(g, prod, op.inputs.empty() ? -1 : op.inputs[0]);
+    if (!dx) continue;
+    const dtype xt = st.types[dx->q].type;
+    if (!qdq::is_8bit(xt)) continue;
+    if (direct_q) {
+      if (op.inputs.size() < 2 || op.outputs.size() != 1 || op.outputs[0] < 0 || qdq::q_type(st, op) != xt ||
+          !qdq::same_params(g, dx->scale, dx->zero, op.inputs[1], op.inputs.size() > 2 ? op.inputs[2] : -1, xt))
+        continue;
+      // Q's readers read xq instead; Q goes (a graph output keeps it).
+      bool output = subgraphs;
+      for (int o : g.outputs) output = output || o == op.outputs[0];
+      if (output) continue;
+      renamed.emplace_back(op.outputs[0], dx->q);
+      removed[k] = 1;
+      continue;
+    }
+    const int next = walk.next(static_cast<int>(k));
+    if (next < 0 || removed[next] || !match<ops::QuantizeLinear>(g.nodes[next])) continue;
+    const node& q = g.nodes[next];
+    if (q.inputs.size() < 2 || qdq::q_type(st, q) != xt ||
+        !qdq::same_params(g, dx->scale, dx->zero, q.inputs[1], q.inputs.size() > 2 ? q.inputs[2] : -1, xt))
+      continue;
+    node n = op;
+    n.inputs[0] = dx->q;
+    n.outputs = {q.outputs[0]};
+    const std::vector<int> chain{static_cast<int>(k), next};
+    replace_chain(g, st, removed, chain, next, std::move(n));
+  }
+  if (!renamed.empty())
+    for (auto& n : g.nodes)
+      for (int& id : n.inputs)
+        for (auto [from, to] : renamed)
+          if (id == from) id = to;
+  erase_marked(g, removed);
+  return ok();
+}
+
+}  // namespace onyx::graph::passes

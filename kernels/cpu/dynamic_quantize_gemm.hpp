@@ -1,0 +1,144 @@
+// kernel<ops::DynamicQuantizeMatMul, cpu>, kernel<ops::fused::DynamicQuantizeConv, cpu>:
+// the float input quantized to uint8 on the fly (dynamic_quantize, exactly as
+// DynamicQuantizeLinear), the int8 GEMM against the 8-bit weights (packed
+// once at prepare), and each finished block turned into float with the
+// scales' product and the bias:
+//   y = float(acc) * float(x_scale * w_scale[j]) + bias[j]
+// each step rounded to float as the unfused Cast -> Mul -> Add chain rounds.
+#pragma once
+
+#include <cstring>
+#include <vector>
+
+#include "kernels/cpu/dynamic_quantize_linear.hpp"
+#include "kernels/cpu/integer_conv.hpp"
+#include "kernels/cpu/mat_mul_integer.hpp"
+#include "onyx/ops/dynamic_quantize_mat_mul.hpp"
+#include "onyx/ops/fused/dynamic_quantize_conv.hpp"
+
+namespace onyx {
+
+namespace kernels::cpu {
+
+/// A float input per index (scalar repeated to `count`), or all `fallback`.
+inline result<std::vector<float>> float_per_index(const kernel_call& c, int i, std::int64_t count, float fallback,
+                                                  const char* what) {
+  std::vector<float> v(static_cast<std::size_t>(count), fallback);
+  if (!c.has_input(i)) return v;
+  const tensor& t = c.input(i);
+  if (t.size() == 1) return std::vector<float>(v.size(), t.data<float>()[0]);
+  if (t.size() != count)
+    return status(errc::invalid_argument, std::string(what) + " of shape " + sym_shape(t.shape()).str() +
+                                              " is neither a scalar nor a vector of " + std::to_string(count));
+  std::memcpy(v.data(), t.data<float>(), v.size() * sizeof(float));
+  return v;
+}
+
+/// Grow-only per-thread buffer for the quantized copy of a float input.
+inline std::uint8_t* quantized_buffer(std::int64_t bytes) {
+  thread_local std::vector<std::uint8_t> buffer;
+  if (buffer.size() < static_cast<std::size_t>(bytes)) buffer.resize(static_cast<std::size_t>(bytes));
+  return buffer.data();
+}
+
+}  // namespace kernels::cpu
+
+template <> struct kernel<ops::DynamicQuantizeMatMul, cpu> {
+  static constexpr std::array types{ops::DynamicQuantizeMatMul::T2};
+  using state = kernels::cpu::q8_matmul_state;
+  template <ops::signature> static result<state> prepare(const prepare_info<ops::DynamicQuantizeMatMul>& p) {
+    return kernels::cpu::prepare_q8_b(p, 1);
+  }
+  template <ops::signature> static status run(const call<ops::DynamicQuantizeMatMul>& c) {
+    using namespace kernels::cpu;
+    const tensor& a = c.input(0);
+    const tensor& b = c.input(1);
+    tensor& y = c.output(0);
+    const std::int64_t k = b.dim(0), n = b.dim(1), rows = k > 0 ? a.size() / k : 0;
+    if (y.size() == 0) return ok();
+    ONYX_ASSIGN(auto b_scale, float_per_index(c, 2, n, 1.0f, "b_scale"));
+    ONYX_ASSIGN(auto bias, float_per_index(c, 4, n, 0.0f, "bias"));
+    std::vector<std::int32_t> zb = zero_points(c, 3);
+    if (zb.size() != 1 && static_cast<std::int64_t>(zb.size()) != n)
+      return status(errc::invalid_argument, "b_zero_point holds " + std::to_string(zb.size()) + " values for " +
+                                                std::to_string(n) + " columns");
+    std::uint8_t* aq = quantized_buffer(a.size());
+    const auto [a_scale, a_zero] = dynamic_quantize(a.data<float>(), a.size(), aq, c.pool());
+    std::vector<float> scale(static_cast<std::size_t>(n));
+    for (std::size_t j = 0; j < scale.size(); ++j) scale[j] = a_scale * b_scale[j];
+    const std::int32_t za = a_zero;
+    q8_operand qa, qb;
+    qa.matrix = {aq, false, k, false};
+    qa.zero_point = &za;
+    qb.matrix = q8_rows(b.raw(), b.type(), n, false);
+    const q8_panels& packed = c.state<q8_matmul_state>().b;
+    if (!packed.empty() && packed.kernel() == &isa::q8_active() && packed.depth() == k && packed.width() == n)
+      qb.packed = &packed;
+    else if (!b.raw())
+      return status(errc::internal, "DynamicQuantizeMatMul: B was packed for another kernel and released");
+    qb.zero_point = zb.data();
+    qb.per_index = zb.size() > 1;
+    float* out = y.data<float>();
+    const bool has_bias = c.has_input(4);
+    auto write = [&](const q8_block& blk) {
+      for (std::int64_t r = 0; r < blk.rows; ++r) {
+        const std::int32_t* acc = blk.acc + r * blk.ld;
+        float* yr = out + (blk.i0 + r) * n + blk.j0;
+        const float* s = scale.data() + blk.j0;
+        if (has_bias) {
+          const float* bb = bias.data() + blk.j0;
+          for (std::int64_t j = 0; j < blk.cols; ++j) {
+            const float v = static_cast<float>(acc[j]) * s[j];
+            yr[j] = v + bb[j];
+          }
+        } else {
+          for (std::int64_t j = 0; j < blk.cols; ++j) yr[j] = static_cast<float>(acc[j]) * s[j];
+        }
+      }
+    };
+    q8_gemm(rows, n, k, qa, qb, q8_sink::of(write), c.pool());
+    return ok();
+  }
+};
+
+template <> struct kernel<ops::fused::DynamicQuantizeConv, cpu> {
+  static constexpr std::array types{ops::fused::DynamicQuantizeConv::T2};
+  using state = kernels::cpu::q8_conv_state;
+  template <ops::signature> static result<state> prepare(const prepare_info<ops::fused::DynamicQuantizeConv>& p) {
+    return kernels::cpu::prepare_q8_conv(p, p.attrs(), 1);
+  }
+  template <ops::signature> static status run(const call<ops::fused::DynamicQuantizeConv>& c) {
+    using namespace kernels::cpu;
+    const tensor& x = c.input(0);
+    tensor& y = c.output(0);
+    if (y.size() == 0) return ok();
+    const std::int64_t m = c.input(1).dim(0), plane = out_plane_of(y.shape());
+    ONYX_ASSIGN(auto w_scale, float_per_index(c, 2, m, 1.0f, "w_scale"));
+    ONYX_ASSIGN(auto bias, float_per_index(c, 4, m, 0.0f, "B"));
+    std::uint8_t* xq = quantized_buffer(x.size());
+    const auto [x_scale, x_zero] = dynamic_quantize(x.data<float>(), x.size(), xq, c.pool());
+    std::vector<float> scale(static_cast<std::size_t>(m));
+    for (std::size_t i = 0; i < scale.size(); ++i) scale[i] = x_scale * w_scale[i];
+    const bool has_bias = c.has_input(4);
+    float* out = y.data<float>();
+    return q8_conv(c, c.attrs(), xq, dtype::uint8, x.shape(), {x_zero}, 1, zero_points(c, 3), y.shape(),
+                   [&](std::int64_t at, std::int64_t oc, const q8_block& blk) {
+                     for (std::int64_t r = 0; r < blk.rows; ++r) {
+                       const float s = scale[static_cast<std::size_t>(oc + r)];
+                       const float bb = bias[static_cast<std::size_t>(oc + r)];
+                       const std::int32_t* acc = blk.acc + r * blk.ld;
+                       float* yr = out + at + r * plane;
+                       if (has_bias) {
+                         for (std::int64_t j = 0; j < blk.cols; ++j) {
+                           const float v = static_cast<float>(acc[j]) * s;
+                           yr[j] = v + bb;
+                         }
+                       } else {
+                         for (std::int64_t j = 0; j < blk.cols; ++j) yr[j] = static_cast<float>(acc[j]) * s;
+                       }
+                     }
+                   });
+  }
+};
+
+}  // namespace onyx

@@ -1,0 +1,47 @@
+// kernels/cpu/isa/q8.hpp: the 8-bit integer micro-kernels and their choice.
+// Like the float ones (isa.hpp), each level's kernels live in their own TU
+// (q8_kernels_<isa>.cpp, own flags, own namespace) and baseline code reaches
+// them through one of these structs, chosen by CPUID (qgemm.cpp). Kept apart
+// from isa.hpp so that only the integer ops include it.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/cpu/isa/isa.hpp"
+
+namespace onyx::kernels::cpu::isa {
+
+/// 8-bit integer GEMM micro-kernel (kernels/cpu/qgemm.hpp drives it). Both
+/// operands come packed in groups of `k_group` consecutive K steps, zero-padded
+/// to the full tile and to whole groups:
+///   a: group p, row i at a[(p * mr + i) * k_group], A' values in [0, 255]
+///   b: group p, column j at b[(p * nr + j) * k_group], B' values in [-128, 127]
+/// stored as `a_bytes` / `b_bytes` wide integers (1: uint8 / int8, 2: int16).
+/// Writes sum_k A'[i][k] B'[k][j] in int32 (exact: products and pair sums fit,
+/// the running sum wraps only past K = 65793) into the top-left m x n of the
+/// tile at c (row stride ldc), added to what is there when `accumulate`.
+using q8_gemm_fn = void (*)(std::int64_t groups, const void* a, const void* b, std::int32_t* c, std::int64_t ldc,
+                            int m, int n, bool accumulate);
+/// lo = min(lo, x[i]), hi = max(hi, x[i]) over i < n (NaN ignored).
+using f32_minmax_fn = void (*)(const float* x, std::int64_t n, float* lo, float* hi);
+/// y[i] = clamp(round_half_even(x[i] / scale) + zero, 0, 255), in float with
+/// a true division, as DynamicQuantizeLinear specifies (zero in [0, 255]).
+using f32_quantize_u8_fn = void (*)(const float* x, std::int64_t n, float scale, float zero, std::uint8_t* y);
+/// One int8 GEMM kernel, with the activation quantizer of the same level.
+/// Names follow u8s8_gemm__<isa>_<mr>x<nr>.
+struct q8_gemm_kernel {
+  const char* name;
+  int mr, nr, k_group;
+  int a_bytes, b_bytes;
+  q8_gemm_fn gemm;
+  f32_minmax_fn f32_minmax;
+  f32_quantize_u8_fn f32_quantize_u8;
+};
+/// The kernel for selected(): avx512 with AVX512-VNNI (vpdpbusd), else the
+/// avx2 one (vpmaddwd on int16, for avx512 CPUs without VNNI too), else scalar.
+const q8_gemm_kernel& q8_active();
+/// Every int8 kernel this program holds and this CPU runs, lowest first
+/// (count in *n); tests run each.
+const q8_gemm_kernel* const* q8_available(int* n);
+
+}  // namespace onyx::kernels::cpu::isa

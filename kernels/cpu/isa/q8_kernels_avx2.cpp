@@ -1,0 +1,98 @@
+// The int8 GEMM micro-kernel for avx2: operands widened to int16 at packing,
+// pairs of K steps multiplied and added by vpmaddwd into int32. Exact for
+// every 8-bit input (255 * 128 * 2 fits int32), unlike vpmaddubsw, whose int16
+// pair sum saturates for large activations against large weights. A 6 x 16
+// tile: 12 accumulators, two B vectors and one broadcast of 16 ymm registers.
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/cpu/isa/q8.hpp"
+
+namespace onyx::kernels::cpu::isa::avx2 {
+
+void u8s8_gemm__avx2_6x16(std::int64_t groups, const void* av, const void* bv, std::int32_t* c, std::int64_t ldc,
+                          int m, int n, bool accumulate) {
+  constexpr int mr = 6;
+  const auto* a = static_cast<const std::int16_t*>(av);
+  const auto* b = static_cast<const std::int16_t*>(bv);
+  __m256i c0[mr], c1[mr];
+  for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm256_setzero_si256();
+  for (std::int64_t p = 0; p < groups; ++p, a += mr * 2, b += 32) {
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 16));
+#pragma GCC unroll 6
+    for (int i = 0; i < mr; ++i) {
+      std::int32_t pair;
+      std::memcpy(&pair, a + i * 2, sizeof pair);
+      const __m256i ai = _mm256_set1_epi32(pair);
+      c0[i] = _mm256_add_epi32(c0[i], _mm256_madd_epi16(ai, b0));
+      c1[i] = _mm256_add_epi32(c1[i], _mm256_madd_epi16(ai, b1));
+    }
+  }
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i mask0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
+  const __m256i mask1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - 8), lane);
+  for (int i = 0; i < m; ++i) {
+    int* row = c + i * ldc;
+    if (n == 16) {
+      __m256i* r0 = reinterpret_cast<__m256i*>(row);
+      __m256i* r1 = reinterpret_cast<__m256i*>(row + 8);
+      if (accumulate) {
+        c0[i] = _mm256_add_epi32(c0[i], _mm256_loadu_si256(r0));
+        c1[i] = _mm256_add_epi32(c1[i], _mm256_loadu_si256(r1));
+      }
+      _mm256_storeu_si256(r0, c0[i]);
+      _mm256_storeu_si256(r1, c1[i]);
+    } else {
+      if (accumulate) {
+        c0[i] = _mm256_add_epi32(c0[i], _mm256_maskload_epi32(row, mask0));
+        if (n > 8) c1[i] = _mm256_add_epi32(c1[i], _mm256_maskload_epi32(row + 8, mask1));
+      }
+      _mm256_maskstore_epi32(row, mask0, c0[i]);
+      if (n > 8) _mm256_maskstore_epi32(row + 8, mask1, c1[i]);
+    }
+  }
+}
+
+void f32_minmax__avx2_x8(const float* x, std::int64_t n, float* lo, float* hi) {
+  __m256 l = _mm256_set1_ps(*lo), h = _mm256_set1_ps(*hi);
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 v = _mm256_loadu_ps(x + i);
+    l = _mm256_min_ps(v, l);  // NaN in v: keeps l
+    h = _mm256_max_ps(v, h);
+  }
+  alignas(32) float ls[8], hs[8];
+  _mm256_store_ps(ls, l);
+  _mm256_store_ps(hs, h);
+  float lm = *lo, hm = *hi;
+  for (int j = 0; j < 8; ++j) lm = ls[j] < lm ? ls[j] : lm, hm = hs[j] > hm ? hs[j] : hm;
+  for (; i < n; ++i) lm = x[i] < lm ? x[i] : lm, hm = x[i] > hm ? x[i] : hm;
+  *lo = lm, *hi = hm;
+}
+
+void f32_quantize_u8__avx2_x8(const float* x, std::int64_t n, float scale, float zero, std::uint8_t* y) {
+  const __m256 s = _mm256_set1_ps(scale), z = _mm256_set1_ps(zero), top = _mm256_set1_ps(255.0f);
+  const __m256 bottom = _mm256_setzero_ps();
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_round_ps(_mm256_div_ps(_mm256_loadu_ps(x + i), s), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    v = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(v, z), bottom), top);
+    const __m256i q = _mm256_cvtps_epi32(v);  // exact: already whole numbers in [0, 255]
+    const __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+    const __m128i b = _mm_packus_epi16(w, w);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(y + i), b);
+  }
+  for (; i < n; ++i) {
+    float v = __builtin_nearbyintf(x[i] / scale) + zero;
+    v = v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v;
+    y[i] = static_cast<std::uint8_t>(v);
+  }
+}
+
+extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx2_6x16", 6, 16, 2, 2, 2, u8s8_gemm__avx2_6x16,
+                                      f32_minmax__avx2_x8, f32_quantize_u8__avx2_x8};
+
+}  // namespace onyx::kernels::cpu::isa::avx2

@@ -1,0 +1,80 @@
+// The int8 GEMM micro-kernel for AVX-512 VNNI: vpdpbusd multiplies four
+// unsigned bytes of A by four signed bytes of B and adds the four products to
+// an int32 lane, without the intermediate saturation of vpmaddubsw, so it is
+// exact for every input. An 8 x 32 tile: 16 zmm accumulators, two B vectors,
+// the A bytes broadcast from memory. Compiled with -mavx512vnni on top of the
+// avx512 flags and chosen only when CPUID reports AVX512_VNNI.
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/cpu/isa/q8.hpp"
+
+namespace onyx::kernels::cpu::isa::avx512vnni {
+
+void u8s8_gemm__avx512vnni_8x32(std::int64_t groups, const void* av, const void* bv, std::int32_t* c,
+                                std::int64_t ldc, int m, int n, bool accumulate) {
+  constexpr int mr = 8;
+  const auto* a = static_cast<const std::uint8_t*>(av);
+  const auto* b = static_cast<const std::int8_t*>(bv);
+  __m512i c0[mr], c1[mr];
+  for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm512_setzero_si512();
+  for (std::int64_t p = 0; p < groups; ++p, a += mr * 4, b += 128) {
+    const __m512i b0 = _mm512_loadu_si512(b);
+    const __m512i b1 = _mm512_loadu_si512(b + 64);
+#pragma GCC unroll 8
+    for (int i = 0; i < mr; ++i) {
+      std::int32_t quad;
+      std::memcpy(&quad, a + i * 4, sizeof quad);
+      const __m512i ai = _mm512_set1_epi32(quad);
+      c0[i] = _mm512_dpbusd_epi32(c0[i], ai, b0);
+      c1[i] = _mm512_dpbusd_epi32(c1[i], ai, b1);
+    }
+  }
+  const __mmask16 k0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
+  const __mmask16 k1 = n >= 32 ? __mmask16(0xFFFF) : n <= 16 ? __mmask16(0) : __mmask16((1u << (n - 16)) - 1);
+  for (int i = 0; i < m; ++i) {
+    std::int32_t* row = c + i * ldc;
+    if (accumulate) {
+      c0[i] = _mm512_add_epi32(c0[i], _mm512_maskz_loadu_epi32(k0, row));
+      c1[i] = _mm512_add_epi32(c1[i], _mm512_maskz_loadu_epi32(k1, row + 16));
+    }
+    _mm512_mask_storeu_epi32(row, k0, c0[i]);
+    _mm512_mask_storeu_epi32(row + 16, k1, c1[i]);
+  }
+}
+
+void f32_minmax__avx512_x16(const float* x, std::int64_t n, float* lo, float* hi) {
+  __m512 l = _mm512_set1_ps(*lo), h = _mm512_set1_ps(*hi);
+  std::int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512 v = _mm512_loadu_ps(x + i);
+    l = _mm512_min_ps(v, l);  // NaN in v: keeps l
+    h = _mm512_max_ps(v, h);
+  }
+  if (i < n) {
+    const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1);
+    l = _mm512_mask_min_ps(l, k, _mm512_maskz_loadu_ps(k, x + i), l);
+    h = _mm512_mask_max_ps(h, k, _mm512_maskz_loadu_ps(k, x + i), h);
+  }
+  *lo = _mm512_reduce_min_ps(l);
+  *hi = _mm512_reduce_max_ps(h);
+}
+
+void f32_quantize_u8__avx512_x16(const float* x, std::int64_t n, float scale, float zero, std::uint8_t* y) {
+  const __m512 s = _mm512_set1_ps(scale), z = _mm512_set1_ps(zero), top = _mm512_set1_ps(255.0f);
+  const __m512 bottom = _mm512_setzero_ps();
+  for (std::int64_t i = 0; i < n; i += 16) {
+    const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : static_cast<__mmask16>((1u << (n - i)) - 1);
+    __m512 v = _mm512_roundscale_ps(_mm512_div_ps(_mm512_maskz_loadu_ps(k, x + i), s),
+                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    v = _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(v, z), bottom), top);
+    _mm512_mask_cvtepi32_storeu_epi8(y + i, k, _mm512_cvtps_epi32(v));
+  }
+}
+
+extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx512vnni_8x32", 8, 32, 4, 1, 1, u8s8_gemm__avx512vnni_8x32,
+                                      f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16};
+
+}  // namespace onyx::kernels::cpu::isa::avx512vnni

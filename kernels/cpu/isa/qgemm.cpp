@@ -1,0 +1,360 @@
+// Baseline code: the choice of int8 micro-kernel, and the packing, blocking
+// and threading of q8_gemm around it (see kernels/cpu/qgemm.hpp). Kept out of
+// dispatch.cpp so that a program with no integer op links none of it.
+#include "kernels/cpu/qgemm.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#if !defined(ONYX_ISA_SINGLE_TU)
+#define ONYX_ISA_HAS_Q8_AVX2 1
+#define ONYX_ISA_HAS_AVX512VNNI 1
+#endif
+
+namespace onyx::kernels::cpu {
+
+namespace isa {
+namespace scalar { extern const q8_gemm_kernel q8_kernel; }
+#if defined(__x86_64__) || defined(__i386__)
+#if ONYX_ISA_HAS_Q8_AVX2
+namespace avx2 { extern const q8_gemm_kernel q8_kernel; }
+#endif
+#if ONYX_ISA_HAS_AVX512VNNI
+namespace avx512vnni { extern const q8_gemm_kernel q8_kernel; }
+#endif
+#endif
+
+namespace {
+struct q8_list {
+  const q8_gemm_kernel* kernels[3] = {};
+  int count = 0;
+  q8_list() {
+    kernels[count++] = &scalar::q8_kernel;
+#if defined(__x86_64__) || defined(__i386__)
+#if ONYX_ISA_HAS_Q8_AVX2
+    if (detected() >= level::avx2) kernels[count++] = &avx2::q8_kernel;
+#endif
+#if ONYX_ISA_HAS_AVX512VNNI
+    if (detected() >= level::avx512 && __builtin_cpu_supports("avx512vnni")) kernels[count++] = &avx512vnni::q8_kernel;
+#endif
+#endif
+  }
+};
+const q8_list& q8_kernels() {
+  static const q8_list list;
+  return list;
+}
+}  // namespace
+
+const q8_gemm_kernel* const* q8_available(int* n) {
+  *n = q8_kernels().count;
+  return q8_kernels().kernels;
+}
+
+const q8_gemm_kernel& q8_active() {
+  static const q8_gemm_kernel& chosen = []() -> const q8_gemm_kernel& {
+    const q8_list& all = q8_kernels();
+    int pick = 0;  // scalar
+#if defined(__x86_64__) || defined(__i386__)
+    for (int i = 1; i < all.count; ++i) {
+      const bool vnni = all.kernels[i]->k_group == 4;  // avx512 level only; avx2 serves avx2 and avx512
+      if (selected() >= (vnni ? level::avx512 : level::avx2)) pick = i;
+    }
+#endif
+    return *all.kernels[pick];
+  }();
+  return chosen;
+}
+}  // namespace isa
+
+namespace qgemm_detail {
+namespace {
+
+using std::int64_t;
+
+// Blocking: a KC slice of a B micro-panel (512 steps x 32 columns x 1 byte,
+// or x 16 columns x 2 bytes: 16 KiB) stays in L1 while the A panels of an
+// MC block stream past it from L2; the int32 accumulators of an MC x NC block
+// (96 KiB) stay in L2 until the sink reads them.
+constexpr int64_t kc_block = 512;  // a multiple of every k_group
+constexpr int64_t mc_target = 96;
+constexpr int64_t nc_target = 256;
+
+// A task should carry at least this many multiply-adds, or waking a worker
+// costs more than it saves.
+constexpr double min_macs_per_task = 1 << 19;
+
+std::byte* allocate_bytes(int64_t n) {
+  const std::size_t bytes = (static_cast<std::size_t>(std::max<int64_t>(n, 1)) + 63) / 64 * 64;
+  auto* p = static_cast<std::byte*>(std::aligned_alloc(64, bytes));
+  if (!p) {
+#if defined(__cpp_exceptions)
+    throw std::bad_alloc();
+#else
+    std::abort();
+#endif
+  }
+  return p;
+}
+
+// Panels [q0, q1) of one operand into the kernel's layout (see isa.hpp):
+// value (k, w) of panel q at dst[q * panel + ((k / g) * width + w % width) * g + k % g].
+// The shift: A' = A + 128 for int8 A, B' = B - 128 for uint8 B (xor 0x80).
+template <class T>
+void pack_range(bool as_a, const q8_matrix& x, int64_t W, int64_t K, int width, int g, T* dst, int64_t panel,
+                std::int32_t* sums, int64_t q0, int64_t q1) {
+  const std::uint8_t flip = as_a == x.is_signed ? 0x80 : 0x00;
+  const auto value = [&](std::uint8_t byte) -> int {
+    const std::uint8_t v = byte ^ flip;
+    return as_a ? static_cast<int>(v) : static_cast<int>(static_cast<std::int8_t>(v));
+  };
+  for (int64_t q = q0; q < q1; ++q) {
+    T* d = dst + q * panel;
+    std::memset(d, 0, static_cast<std::size_t>(panel) * sizeof(T));
+    const int64_t w0 = q * width;
+    const int n = static_cast<int>(std::min<int64_t>(width, W - w0));
+    if (!x.w_contiguous && sizeof(T) == 1 && g == 4) {
+      // Rows contiguous along K, groups of four bytes: whole 32-bit moves.
+      const std::uint32_t flip4 = flip * 0x01010101u;
+      const int64_t whole = K / 4;
+      for (int i = 0; i < n; ++i) {
+        const std::uint8_t* s = x.data + (w0 + i) * x.ld;
+        std::int32_t sum = 0;
+        for (int64_t k = 0; k < K; ++k) sum += value(s[k]);
+        sums[w0 + i] = sum;
+        for (int64_t p = 0; p < whole; ++p) {
+          std::uint32_t v;
+          std::memcpy(&v, s + p * 4, 4);
+          v ^= flip4;
+          std::memcpy(d + (p * width + i) * 4, &v, 4);
+        }
+        for (int64_t k = whole * 4; k < K; ++k) d[(whole * width + i) * 4 + k % 4] = static_cast<T>(value(s[k]));
+      }
+    } else if (!x.w_contiguous && sizeof(T) == 2 && g == 2) {
+      for (int i = 0; i < n; ++i) {
+        const std::uint8_t* s = x.data + (w0 + i) * x.ld;
+        std::int32_t sum = 0;
+        T* di = d + i * 2;
+        for (int64_t k = 0; k < K; ++k) {
+          const int v = value(s[k]);
+          di[(k >> 1) * width * 2 + (k & 1)] = static_cast<T>(v);
+          sum += v;
+        }
+        sums[w0 + i] = sum;
+      }
+    } else if (!x.w_contiguous) {
+      for (int i = 0; i < n; ++i) {
+        const std::uint8_t* s = x.data + (w0 + i) * x.ld;
+        std::int32_t sum = 0;
+        for (int64_t k = 0; k < K; ++k) {
+          const int v = value(s[k]);
+          d[((k / g) * width + i) * g + k % g] = static_cast<T>(v);
+          sum += v;
+        }
+        sums[w0 + i] = sum;
+      }
+    } else if (sizeof(T) == 1 && g == 4 && n == width && width <= 64) {
+      // K rows contiguous along W (B row-major, im2col): four rows at a time
+      // interleaved into 32-bit groups, column sums alongside.
+      const std::uint32_t flip4 = flip * 0x01010101u;
+      std::int32_t sum[64] = {};
+      const int64_t whole = K / 4;
+      for (int64_t p = 0; p < whole; ++p) {
+        const std::uint8_t* r0 = x.data + (p * 4) * x.ld + w0;
+        const std::uint8_t* r1 = r0 + x.ld;
+        const std::uint8_t* r2 = r1 + x.ld;
+        const std::uint8_t* r3 = r2 + x.ld;
+        std::uint32_t* dp = reinterpret_cast<std::uint32_t*>(d + p * width * 4);
+        for (int i = 0; i < width; ++i) {
+          const std::uint32_t v = (std::uint32_t(r0[i]) | std::uint32_t(r1[i]) << 8 | std::uint32_t(r2[i]) << 16 |
+                                   std::uint32_t(r3[i]) << 24) ^ flip4;
+          dp[i] = v;
+          if (as_a)
+            sum[i] += int(v & 0xff) + int(v >> 8 & 0xff) + int(v >> 16 & 0xff) + int(v >> 24);
+          else
+            sum[i] += int(std::int8_t(v)) + int(std::int8_t(v >> 8)) + int(std::int8_t(v >> 16)) + int(std::int8_t(v >> 24));
+        }
+      }
+      for (int64_t k = whole * 4; k < K; ++k) {
+        const std::uint8_t* s = x.data + k * x.ld + w0;
+        T* dk = d + (k / 4) * width * 4 + k % 4;
+        for (int i = 0; i < width; ++i) {
+          const int v = value(s[i]);
+          dk[i * 4] = static_cast<T>(v);
+          sum[i] += v;
+        }
+      }
+      for (int i = 0; i < width; ++i) sums[w0 + i] = sum[i];
+    } else {
+      std::int32_t sum[64] = {};  // width <= 64
+      for (int64_t k = 0; k < K; ++k) {
+        const std::uint8_t* s = x.data + k * x.ld + w0;
+        T* dk = d + (k / g) * width * g + k % g;
+        for (int i = 0; i < n; ++i) {
+          const int v = value(s[i]);
+          dk[i * g] = static_cast<T>(v);
+          sum[i] += v;
+        }
+      }
+      for (int i = 0; i < n; ++i) sums[w0 + i] = sum[i];
+    }
+  }
+}
+
+struct problem {
+  int64_t M, N, K;
+  const q8_panels* a;
+  const q8_panels* b;
+  std::vector<std::int32_t> za, zb;  // shifted zero points, per row / per column
+  bool za_zero, zb_zero;
+  q8_sink sink;
+  const isa::q8_gemm_kernel* kernel;
+  int64_t mc, nc;
+};
+
+// The block of rows [i0, i0 + rows) and columns [j0, j0 + cols).
+void run_block(const problem& p, int64_t i0, int64_t rows, int64_t j0, int64_t cols) {
+  thread_local std::vector<std::int32_t> acc_buffer;
+  if (acc_buffer.size() < static_cast<std::size_t>(p.mc * p.nc)) acc_buffer.resize(static_cast<std::size_t>(p.mc * p.nc));
+  std::int32_t* acc = acc_buffer.data();
+  const int64_t ld = p.nc;
+  const isa::q8_gemm_kernel& k = *p.kernel;
+  const int mr = k.mr, nr = k.nr, g = k.k_group;
+  int64_t k0 = 0;
+  do {  // K == 0 still takes one pass, writing zeros
+    const int64_t kc = std::min(kc_block, p.K - k0);
+    const int64_t groups = (kc + g - 1) / g;
+    const int64_t a_off = (k0 / g) * mr * g * k.a_bytes, b_off = (k0 / g) * nr * g * k.b_bytes;
+    for (int64_t jr = 0; jr < cols; jr += nr) {
+      const std::byte* bp = p.b->data() + ((j0 + jr) / nr) * p.b->panel_bytes() + b_off;
+      const int n = static_cast<int>(std::min<int64_t>(nr, cols - jr));
+      for (int64_t ir = 0; ir < rows; ir += mr) {
+        const std::byte* ap = p.a->data() + ((i0 + ir) / mr) * p.a->panel_bytes() + a_off;
+        const int m = static_cast<int>(std::min<int64_t>(mr, rows - ir));
+        k.gemm(groups, ap, bp, acc + ir * ld + jr, ld, m, n, k0 > 0);
+      }
+    }
+    k0 += kc;
+  } while (k0 < p.K);
+  // Zero points: - za' colsum(B') - zb' rowsum(A') + K za' zb'.
+  if (!p.za_zero || !p.zb_zero) {
+    const std::int32_t* rowsum = p.a->sums() + i0;
+    const std::int32_t* colsum = p.b->sums() + j0;
+    const auto kk = static_cast<std::int32_t>(p.K);
+    for (int64_t r = 0; r < rows; ++r) {
+      std::int32_t* row = acc + r * ld;
+      const std::int32_t za = p.za[static_cast<std::size_t>(i0 + r)];
+      const std::int32_t* zb = p.zb.data() + j0;
+      const std::int32_t rs = rowsum[r];
+      // int32 arithmetic wraps like the accumulation (unsigned to keep it defined)
+      for (int64_t c = 0; c < cols; ++c)
+        row[c] = static_cast<std::int32_t>(
+            static_cast<std::uint32_t>(row[c]) - static_cast<std::uint32_t>(za) * static_cast<std::uint32_t>(colsum[c]) -
+            static_cast<std::uint32_t>(zb[c]) * static_cast<std::uint32_t>(rs) +
+            static_cast<std::uint32_t>(kk) * static_cast<std::uint32_t>(za) * static_cast<std::uint32_t>(zb[c]));
+    }
+  }
+  p.sink.write(p.sink.context, q8_block{i0, j0, rows, cols, acc, ld});
+}
+
+std::vector<std::int32_t> shifted_zero_points(const q8_operand& x, int64_t count, std::int32_t shift, bool* all_zero) {
+  std::vector<std::int32_t> z(static_cast<std::size_t>(count), shift);
+  if (x.zero_point)
+    for (int64_t i = 0; i < count; ++i) z[static_cast<std::size_t>(i)] += x.zero_point[x.per_index ? i : 0];
+  *all_zero = std::all_of(z.begin(), z.end(), [](std::int32_t v) { return v == 0; });
+  return z;
+}
+
+}  // namespace
+}  // namespace qgemm_detail
+
+void q8_panels::free_bytes::operator()(std::byte* p) const { std::free(p); }
+
+q8_panels q8_pack(bool as_a, std::int64_t W, std::int64_t K, const q8_matrix& x, const thread_pool* pool,
+                  const isa::q8_gemm_kernel& kernel) {
+  using namespace qgemm_detail;
+  q8_panels out;
+  const int width = as_a ? kernel.mr : kernel.nr, g = kernel.k_group, bytes = as_a ? kernel.a_bytes : kernel.b_bytes;
+  const int64_t groups = std::max<int64_t>((K + g - 1) / g, 1);
+  const int64_t panels = std::max<int64_t>((W + width - 1) / width, 1);
+  const int64_t panel = groups * g * width;  // elements
+  out.w_ = W;
+  out.k_ = K;
+  out.signed_ = x.is_signed;
+  out.a_ = as_a;
+  out.kernel_ = &kernel;
+  out.panel_bytes_ = panel * bytes;
+  out.data_.reset(allocate_bytes(panels * panel * bytes));
+  out.sums_ = std::make_unique<std::int32_t[]>(static_cast<std::size_t>(panels * width));
+  std::int32_t* sums = out.sums_.get();
+  std::byte* d = out.data_.get();
+  const auto pack = [&](int64_t q0, int64_t q1) {
+    if (bytes == 1) {
+      if (as_a)
+        pack_range(as_a, x, W, K, width, g, reinterpret_cast<std::uint8_t*>(d), panel, sums, q0, q1);
+      else
+        pack_range(as_a, x, W, K, width, g, reinterpret_cast<std::int8_t*>(d), panel, sums, q0, q1);
+    } else {
+      pack_range(as_a, x, W, K, width, g, reinterpret_cast<std::int16_t*>(d), panel, sums, q0, q1);
+    }
+  };
+  const int64_t per_panel = std::max<int64_t>(K * width, 1);
+  if (pool && pool->size() > 1 && panels * per_panel >= (1 << 16))
+    pool->parallel_for(panels, std::max<int64_t>((1 << 14) / per_panel, 1), pack);
+  else
+    pack(0, panels);
+  return out;
+}
+
+void q8_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const q8_operand& a, const q8_operand& b, q8_sink sink,
+             const thread_pool* pool, const isa::q8_gemm_kernel& kernel) {
+  using namespace qgemm_detail;
+  if (M <= 0 || N <= 0) return;
+  q8_panels a_now, b_now;
+  problem p;
+  p.M = M, p.N = N, p.K = K;
+  p.kernel = &kernel;
+  p.a = a.packed;
+  p.b = b.packed;
+  if (!p.a) {
+    a_now = q8_pack(true, M, K, a.matrix, pool, kernel);
+    p.a = &a_now;
+  }
+  if (!p.b) {
+    b_now = q8_pack(false, N, K, b.matrix, pool, kernel);
+    p.b = &b_now;
+  }
+  p.za = shifted_zero_points(a, M, p.a->source_signed() ? 128 : 0, &p.za_zero);
+  p.zb = shifted_zero_points(b, N, p.b->source_signed() ? 0 : -128, &p.zb_zero);
+  p.sink = sink;
+  const int mr = kernel.mr, nr = kernel.nr;
+  p.mc = std::max<int64_t>(mc_target / mr, 1) * mr;
+  p.nc = std::max<int64_t>(nc_target / nr, 1) * nr;
+  const int64_t mb = (M + p.mc - 1) / p.mc;
+  int64_t nb = (N + p.nc - 1) / p.nc;
+  const int threads = pool ? pool->size() : 1;
+  // Few blocks for the threads: narrower column blocks, in whole panels.
+  if (threads > 1 && mb * nb < 2 * threads) {
+    const int64_t n_panels = (N + nr - 1) / nr;
+    const int64_t want = std::min<int64_t>(n_panels, (2 * threads + mb - 1) / mb);
+    p.nc = (n_panels + want - 1) / want * nr;
+    nb = (N + p.nc - 1) / p.nc;
+  }
+  const auto block = [&](int64_t t0, int64_t t1) {
+    for (int64_t t = t0; t < t1; ++t) {
+      const int64_t bi = t / nb, bj = t % nb;
+      const int64_t i0 = bi * p.mc, j0 = bj * p.nc;
+      run_block(p, i0, std::min(p.mc, M - i0), j0, std::min(p.nc, N - j0));
+    }
+  };
+  const double macs = static_cast<double>(p.mc) * static_cast<double>(p.nc) * static_cast<double>(std::max<int64_t>(K, 1));
+  if (threads > 1 && mb * nb > 1)
+    pool->parallel_for(mb * nb, static_cast<int64_t>(min_macs_per_task / macs) + 1, block);
+  else
+    block(0, mb * nb);
+}
+
+}  // namespace onyx::kernels::cpu

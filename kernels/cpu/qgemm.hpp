@@ -1,0 +1,115 @@
+// kernels/cpu/qgemm.hpp: 8-bit integer GEMM for the CPU backend.
+//
+//   acc[i][j] = sum_k (A[i][k] - za[i]) * (B[k][j] - zb[j])      (int32, exact)
+//
+// A is M x K, B is K x N, each uint8 or int8 in any combination; a zero point
+// is one value for the whole matrix or one per row of A / column of B. The
+// finished accumulators go block by block to the caller's sink, which turns
+// them into the op's output (int32 as is, float with scales and bias, or
+// requantized 8-bit) while the block is in cache.
+//
+// The micro-kernels (isa::q8_gemm_kernel) multiply unsigned A' by signed B'.
+// Packing shifts whatever the operands are into that form: an int8 A becomes
+// A' = A + 128, a uint8 B becomes B' = B - 128, and the zero points move with
+// them, so (A - za)(B - zb) = (A' - za')(B' - zb'). The product is then
+//   sum_k A'B' - za'[i] colsum(B')[j] - zb'[j] rowsum(A')[i] + K za'[i] zb'[j]
+// with the row and column sums taken once while packing. Constant weights are
+// packed once at prepare (q8_pack_a / q8_pack_b) with their sums.
+//
+// Algorithm: both operands in full-K panels of the kernel's mr rows / nr
+// columns (packed now, in parallel, unless prepacked); C cut into blocks of
+// MC x NC, one task each, split over the pool; within a block, K in slices
+// of KC so that a B micro-panel stays in L1. Results are bit-identical for
+// every thread count and every kernel.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "kernels/cpu/isa/q8.hpp"
+#include "onyx/core/thread_pool.hpp"
+
+namespace onyx::kernels::cpu {
+
+/// An 8-bit matrix as stored: element (k, w) of a K x W matrix, w running
+/// over the rows of A or the columns of B.
+struct q8_matrix {
+  const std::uint8_t* data = nullptr;  // the bytes of the uint8 or int8 values
+  bool is_signed = false;
+  std::int64_t ld = 0;
+  bool w_contiguous = false;  // (k, w) at data[k * ld + w], else at data[w * ld + k]
+};
+
+/// One operand in full-K panels for one kernel, with the sum over K of each
+/// row (A) or column (B) of its shifted values. Owning, movable.
+class q8_panels {
+ public:
+  q8_panels() = default;
+  bool empty() const { return !data_; }
+  std::int64_t width() const { return w_; }  // rows of A, columns of B
+  std::int64_t depth() const { return k_; }
+  bool source_signed() const { return signed_; }
+  bool is_a() const { return a_; }
+  const isa::q8_gemm_kernel* kernel() const { return kernel_; }
+  const std::byte* data() const { return data_.get(); }
+  const std::int32_t* sums() const { return sums_.get(); }
+  /// Bytes from one panel to the next.
+  std::int64_t panel_bytes() const { return panel_bytes_; }
+
+ private:
+  friend q8_panels q8_pack(bool, std::int64_t, std::int64_t, const q8_matrix&, const thread_pool*,
+                           const isa::q8_gemm_kernel&);
+  struct free_bytes {
+    void operator()(std::byte* p) const;
+  };
+  std::unique_ptr<std::byte[], free_bytes> data_;
+  std::unique_ptr<std::int32_t[]> sums_;
+  std::int64_t w_ = 0, k_ = 0, panel_bytes_ = 0;
+  bool signed_ = false, a_ = false;
+  const isa::q8_gemm_kernel* kernel_ = nullptr;
+};
+
+/// Packs A (M x K, as_a) or B (K x N) for `kernel`; `pool` may be null.
+q8_panels q8_pack(bool as_a, std::int64_t W, std::int64_t K, const q8_matrix& x, const thread_pool* pool = nullptr,
+                  const isa::q8_gemm_kernel& kernel = isa::q8_active());
+inline q8_panels q8_pack_a(std::int64_t M, std::int64_t K, const q8_matrix& a,
+                           const isa::q8_gemm_kernel& kernel = isa::q8_active()) {
+  return q8_pack(true, M, K, a, nullptr, kernel);
+}
+inline q8_panels q8_pack_b(std::int64_t K, std::int64_t N, const q8_matrix& b,
+                           const isa::q8_gemm_kernel& kernel = isa::q8_active()) {
+  return q8_pack(false, N, K, b, nullptr, kernel);
+}
+
+/// One GEMM operand: the matrix, or its panels packed for the kernel in use,
+/// and its zero point (null: 0; else one value, or one per row of A /
+/// column of B when per_index), in the source type's values.
+struct q8_operand {
+  q8_matrix matrix;
+  const q8_panels* packed = nullptr;
+  const std::int32_t* zero_point = nullptr;
+  bool per_index = false;
+};
+
+/// A finished block: acc[r * ld + c] is the exact product at (i0 + r, j0 + c).
+struct q8_block {
+  std::int64_t i0, j0, rows, cols;
+  const std::int32_t* acc;
+  std::int64_t ld;
+};
+
+/// Where blocks go; called from the pool's threads, once per block.
+struct q8_sink {
+  void* context;
+  void (*write)(void* context, const q8_block& block);
+  template <class F> static q8_sink of(F& f) {
+    return {&f, [](void* c, const q8_block& b) { (*static_cast<F*>(c))(b); }};
+  }
+};
+
+/// The product above for M x N x K, blocks handed to `sink`.
+void q8_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const q8_operand& a, const q8_operand& b, q8_sink sink,
+             const thread_pool* pool, const isa::q8_gemm_kernel& kernel = isa::q8_active());
+
+}  // namespace onyx::kernels::cpu

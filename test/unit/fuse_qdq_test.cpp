@@ -1,0 +1,113 @@
+// fuse_qdq (graph/passes/fuse_qdq.hpp): QDQ Conv / MatMul become QLinearConv /
+// QLinearMatMul, an element-moving op between a DQ and a Q with the same
+// parameters runs on the quantized values, a DQ -> Q pair disappears; the
+// outputs stay within one quantization step of the float simulation that the
+// unoptimized session runs, and most elements agree exactly.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+
+#include "onyx/graph/model_builder.hpp"
+#include "onyx/session.hpp"
+#include "op_harness.hpp"
+#include "pass_harness.hpp"
+#include "temp_path.hpp"
+
+namespace {
+
+using namespace onyx;
+using list = std::vector<std::string>;
+using ints = std::vector<std::int64_t>;
+using test::ops_of;
+using test::random_tensor;
+
+/// Optimized against unoptimized: every element within `step`, and at least
+/// 95% identical. Returns the optimized node list.
+list compare(const std::filesystem::path& path, const tensor& x, float step) {
+  session fused(path, {.threads = 2});
+  session plain(path, {.threads = 1, .optimize = false});
+  auto want = plain.run({{"x", value(x)}});
+  auto got = fused.run({{"x", value(x)}});
+  REQUIRE(want.size() == got.size());
+  auto e = want[0].as_tensor().values<float>();
+  auto g = got[0].as_tensor().values<float>();
+  REQUIRE(e.size() == g.size());
+  std::size_t same = 0;
+  float worst = 0;
+  for (std::size_t j = 0; j < e.size(); ++j) {
+    same += e[j] == g[j];
+    worst = std::max(worst, std::abs(e[j] - g[j]));
+  }
+  CHECK(worst <= step * 1.0001f);
+  CHECK(same >= e.size() * 95 / 100);
+  return ops_of(fused);
+}
+
+/// x -> Q -> DQ -> Conv(DQ(w int8 per channel), DQ(bias int32)) -> Relu -> Q -> DQ
+///   -> [MaxPool between DQ and Q] -> MatMul(DQ(w2)) -> Q -> DQ -> y
+std::filesystem::path qdq_model(const std::string& file, bool relu, bool uint8_out) {
+  graph::model_builder b{13};
+  auto x = b.input("x", dtype::float32, {1, 4, 8, 8});
+  int names = 0;
+  auto u8 = [&](int v) { return b.initializer("z" + std::to_string(names++), tensor::scalar(std::uint8_t(v))); };
+  auto f = [&](float v) { return b.initializer("s" + std::to_string(names++), tensor::scalar(v)); };
+  auto xs = f(0.02f);
+  auto xz = u8(128);
+  auto xq = b.node("QuantizeLinear", {x, xs, xz});
+  auto xd = b.node("DequantizeLinear", {xq, xs, xz});
+  auto wv = test::random_values<std::int8_t>(6 * 4 * 9, -127, 127, 3);
+  auto w = b.initializer("w", tensor::from(std::span<const std::int8_t>(wv), {6, 4, 3, 3}));
+  const tensor ws_t = random_tensor({6}, 0.002, 0.01, 4);
+  auto ws = b.initializer("ws", ws_t);
+  auto wz = b.initializer("wz", tensor::from(std::vector<std::int8_t>(6, 0), {6}));
+  auto wd = b.node("DequantizeLinear", {w, ws, wz}, {{"axis", std::int64_t(0)}});
+  auto bv = test::random_values<std::int32_t>(6, -500, 500, 5);
+  auto bq = b.initializer("bq", tensor::from(std::span<const std::int32_t>(bv), {6}));
+  std::vector<float> bsv;  // the bias scale xs * ws, as quantizers write it
+  for (float v : ws_t.values<float>()) bsv.push_back(0.02f * v);
+  auto bs = b.initializer("bs", tensor::from(std::span<const float>(bsv), {6}));
+  auto bd = b.node("DequantizeLinear", {bq, bs}, {{"axis", std::int64_t(0)}});
+  auto y = b.node("Conv", {xd, wd, bd}, {{"pads", ints{1, 1, 1, 1}}});
+  if (relu) y = b.node("Relu", {y});
+  auto ys = f(0.05f);
+  auto yz = uint8_out ? u8(relu ? 0 : 100) : b.initializer("zi", tensor::scalar(std::int8_t(relu ? -128 : 3)));
+  auto yq = b.node("QuantizeLinear", {y, ys, yz});
+  auto yd = b.node("DequantizeLinear", {yq, ys, yz});
+  auto p = b.node("MaxPool", {yd}, {{"kernel_shape", ints{2, 2}}, {"strides", ints{2, 2}}});
+  auto pq = b.node("QuantizeLinear", {p, ys, yz});
+  auto pd = b.node("DequantizeLinear", {pq, ys, yz});
+  auto r = b.node("Reshape", {pd, b.initializer("shape", tensor::from(std::vector<std::int64_t>{6, 16}, {2}))});
+  auto rq = b.node("QuantizeLinear", {r, ys, yz});
+  auto rd = b.node("DequantizeLinear", {rq, ys, yz});
+  auto w2v = test::random_values<std::int8_t>(16 * 5, -127, 127, 6);
+  auto w2 = b.initializer("w2", tensor::from(std::span<const std::int8_t>(w2v), {16, 5}));
+  auto w2d = b.node("DequantizeLinear", {w2, f(0.01f)});
+  auto m = b.node("MatMul", {rd, w2d});
+  auto ms = f(0.1f);
+  auto mq = b.node("QuantizeLinear", {m, ms, u8(120)});
+  b.output(b.node("DequantizeLinear", {mq, ms, u8(120)}));
+  auto path = test::temp_path(file);
+  REQUIRE(b.save(path).ok());
+  return path;
+}
+
+bool has(const list& l, const std::string& s) { return std::find(l.begin(), l.end(), s) != l.end(); }
+
+}  // namespace
+
+TEST_CASE("fuse_qdq: QDQ Conv, MaxPool, Reshape and MatMul run on integers", "[passes]") {
+  const tensor x = random_tensor({1, 4, 8, 8}, -2, 2, 1);
+  for (bool relu : {false, true})
+    for (bool u8 : {false, true}) {
+      INFO("relu " << relu << " uint8 output " << u8);
+      const list ops = compare(qdq_model("qdq.onnx", relu, u8), x, 0.1f);
+      CHECK(has(ops, relu ? "QLinearConv" : "QLinearConv"));
+      CHECK(has(ops, "QLinearMatMul"));
+      CHECK(!has(ops, "Conv"));
+      CHECK(!has(ops, "Relu"));
+      CHECK(!has(ops, "MatMul"));
+      // MaxPool and Reshape on the quantized values: no DQ -> Q left around them
+      CHECK(std::count(ops.begin(), ops.end(), "DequantizeLinear") == 1);  // the output's
+    }
+}

@@ -1,0 +1,139 @@
+// q8_gemm (kernels/cpu/qgemm.hpp) with every int8 micro-kernel this CPU runs,
+// against an int64 reference sum_k (A - za)(B - zb): uint8 and int8 operands
+// in all four combinations, scalar and per-row / per-column zero points, both
+// storage orders, prepacked and packed-per-call operands, edge tiles, K = 0,
+// threads. Results must be exact. The saturation corner: all-255 activations
+// against all-127 and all-(-128) weights at K = 65536, where vpmaddubsw's int16
+// pair sums would saturate; the products fit int32 and must come out exact.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "kernels/cpu/qgemm.hpp"
+
+namespace {
+
+using namespace onyx::kernels::cpu;
+using std::int64_t;
+
+std::vector<const isa::q8_gemm_kernel*> kernels() {
+  int n = 0;
+  const isa::q8_gemm_kernel* const* all = isa::q8_available(&n);
+  return {all, all + n};
+}
+
+struct qcase {
+  int64_t M, N, K;
+  bool a_signed, b_signed;
+  bool a_trans = false, b_trans = false;  // storage: A as K x M, B as N x K
+  bool per_index = false;
+  bool prepack_a = false, prepack_b = false;
+};
+
+int value_of(std::uint8_t byte, bool is_signed) {
+  return is_signed ? static_cast<int>(static_cast<std::int8_t>(byte)) : static_cast<int>(byte);
+}
+
+void run_case(const qcase& c, const isa::q8_gemm_kernel& kernel, const onyx::thread_pool* pool,
+              std::vector<std::uint8_t> A = {}, std::vector<std::uint8_t> B = {}) {
+  std::mt19937 rng(static_cast<std::uint32_t>(c.M * 131 + c.N * 17 + c.K));
+  std::uniform_int_distribution<int> byte(0, 255);
+  if (A.empty()) {
+    A.resize(static_cast<std::size_t>(c.M * c.K));
+    for (auto& v : A) v = static_cast<std::uint8_t>(byte(rng));
+  }
+  if (B.empty()) {
+    B.resize(static_cast<std::size_t>(c.K * c.N));
+    for (auto& v : B) v = static_cast<std::uint8_t>(byte(rng));
+  }
+  const auto a_at = [&](int64_t i, int64_t k) { return value_of(A[c.a_trans ? k * c.M + i : i * c.K + k], c.a_signed); };
+  const auto b_at = [&](int64_t k, int64_t j) { return value_of(B[c.b_trans ? j * c.K + k : k * c.N + j], c.b_signed); };
+  std::vector<std::int32_t> za(static_cast<std::size_t>(c.per_index ? c.M : 1)), zb(static_cast<std::size_t>(c.per_index ? c.N : 1));
+  for (auto& z : za) z = c.a_signed ? byte(rng) - 128 : byte(rng);
+  for (auto& z : zb) z = c.b_signed ? byte(rng) - 128 : byte(rng);
+
+  q8_operand a, b;
+  a.matrix = {A.data(), c.a_signed, c.a_trans ? c.M : c.K, c.a_trans};
+  b.matrix = {B.data(), c.b_signed, c.b_trans ? c.K : c.N, !c.b_trans};
+  a.zero_point = za.data();
+  b.zero_point = zb.data();
+  a.per_index = b.per_index = c.per_index;
+  q8_panels pa, pb;
+  if (c.prepack_a) a.packed = &(pa = q8_pack_a(c.M, c.K, a.matrix, kernel));
+  if (c.prepack_b) b.packed = &(pb = q8_pack_b(c.K, c.N, b.matrix, kernel));
+
+  std::vector<std::int32_t> C(static_cast<std::size_t>(c.M * c.N), 0x5a5a5a5a);
+  std::vector<int> seen(C.size(), 0);
+  auto sink = [&](const q8_block& blk) {
+    for (int64_t r = 0; r < blk.rows; ++r)
+      for (int64_t col = 0; col < blk.cols; ++col) {
+        const auto at = static_cast<std::size_t>((blk.i0 + r) * c.N + blk.j0 + col);
+        C[at] = blk.acc[r * blk.ld + col];
+        ++seen[at];
+      }
+  };
+  q8_gemm(c.M, c.N, c.K, a, b, q8_sink::of(sink), pool, kernel);
+
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < c.M; ++i)
+    for (int64_t j = 0; j < c.N; ++j) {
+      int64_t ref = 0;
+      const int64_t zai = za[static_cast<std::size_t>(c.per_index ? i : 0)], zbj = zb[static_cast<std::size_t>(c.per_index ? j : 0)];
+      for (int64_t k = 0; k < c.K; ++k) ref += (a_at(i, k) - zai) * (b_at(k, j) - zbj);
+      const auto at = static_cast<std::size_t>(i * c.N + j);
+      if (C[at] != static_cast<std::int32_t>(ref) || seen[at] != 1) {
+        if (wrong++ < 3)
+          UNSCOPED_INFO(kernel.name << " M" << c.M << " N" << c.N << " K" << c.K << " at (" << i << "," << j
+                                    << "): " << C[at] << " vs " << ref << ", written " << seen[at] << "x");
+      }
+    }
+  CHECK(wrong == 0);
+}
+
+}  // namespace
+
+TEST_CASE("q8_gemm: every kernel, every operand type, exact", "[qgemm]") {
+  for (const auto* k : kernels()) {
+    INFO(k->name);
+    for (bool as : {false, true})
+      for (bool bs : {false, true})
+        for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {7, 9, 5}, {8, 32, 4}, {13, 50, 37},
+                                {33, 65, 600}, {100, 70, 1030}, {3, 300, 17}})
+          for (bool per : {false, true}) {
+            qcase c{M, N, K, as, bs};
+            c.per_index = per;
+            run_case(c, *k, nullptr);
+            c.a_trans = true, c.b_trans = true, c.prepack_a = true, c.prepack_b = true;
+            run_case(c, *k, nullptr);
+          }
+  }
+}
+
+TEST_CASE("q8_gemm: K = 0 gives zeros, threads give the serial result", "[qgemm]") {
+  onyx::thread_pool pool(2);
+  for (const auto* k : kernels()) {
+    INFO(k->name);
+    run_case({5, 6, 0, false, true}, *k, nullptr);
+    run_case({200, 300, 70, false, true}, *k, &pool);
+    run_case({1, 1000, 300, true, true, false, false, true, false, true}, *k, &pool);
+    run_case({300, 9, 130, false, false, false, true, true, true, false}, *k, &pool);
+  }
+}
+
+TEST_CASE("q8_gemm: saturation corner, all-255 activations at K = 65536", "[qgemm]") {
+  const int64_t M = 3, N = 35, K = 65536;
+  std::vector<std::uint8_t> A(static_cast<std::size_t>(M * K), 255);
+  for (std::uint8_t w : {std::uint8_t(127), std::uint8_t(0x80)}) {  // int8 127 and -128
+    std::vector<std::uint8_t> B(static_cast<std::size_t>(K * N), w);
+    for (const auto* k : kernels()) {
+      INFO(k->name << " weight " << value_of(w, true));
+      qcase c{M, N, K, false, true};
+      run_case(c, *k, nullptr, A, B);
+    }
+  }
+  // int8 x int8 at both ends: -128 * -128 summed 65536 times is 2^30.
+  std::vector<std::uint8_t> A8(static_cast<std::size_t>(M * K), 0x80), B8(static_cast<std::size_t>(K * N), 0x80);
+  for (const auto* k : kernels()) run_case({M, N, K, true, true}, *k, nullptr, A8, B8);
+}
