@@ -157,6 +157,21 @@ inline status attention(const call<ops::Attention>& c) {
   const bool plain = !a.is_causal && a.left_window_size < 0 && a.right_window_size < 0 && !nonpad && cap <= 0 &&
                      (mask.empty() || (M == T && (mstride[3] == 1 || T == 1)));
 
+  // Per mask row (plain case): whether every key is masked (the row's
+  // softmax is then a zero row) and whether the row adds nothing.
+  std::vector<char> row_hidden, row_zero;
+  if (plain && !mask.empty() && mstride[3] == 1 && T > 0) {
+    const std::size_t rows = mask.size() / static_cast<std::size_t>(T);
+    row_hidden.resize(rows, 1);
+    row_zero.resize(rows, 1);
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::int64_t j = 0; j < T; ++j) {
+        const float v = mask[r * T + j];
+        row_hidden[r] = row_hidden[r] && v == -INFINITY;
+        row_zero[r] = row_zero[r] && v == 0.0f;
+      }
+  }
+
   parallel_for(c.pool(), B * Hq, 1, [&](std::int64_t lo, std::int64_t hi) {
     std::vector<float> s(static_cast<std::size_t>(Sq * T)), bias(static_cast<std::size_t>(T));
     for (std::int64_t bh = lo; bh < hi; ++bh) {
@@ -180,14 +195,19 @@ inline status attention(const call<ops::Attention>& c) {
         const float* mrow = mask.empty() ? nullptr : mask.data() + b * mstride[0] + h * mstride[1] + i * mstride[2];
         if (plain) {  // only a full-length mask row (or none): add it, then softmax
           if (qk && mode <= 1) std::copy_n(row, T, qk + i * T);  // no softcap: modes 0 and 1 agree
-          float top = -INFINITY;
-          for (std::int64_t j = 0; j < T; ++j) {
-            row[j] += mrow ? mrow[j] : 0.0f;
-            top = row[j] > top ? row[j] : top;
+          bool hidden = false;
+          if (mrow && !row_hidden.empty()) {  // the row's flags, worked out once per mask row
+            const std::size_t r = static_cast<std::size_t>(mrow - mask.data()) / static_cast<std::size_t>(T);
+            hidden = row_hidden[r];
+            if (!row_zero[r])
+              for (std::int64_t j = 0; j < T; ++j) row[j] += mrow[j];
+          } else if (mrow) {  // T == 1: one key
+            row[0] += mrow[0];
+            hidden = row[0] == -INFINITY;
           }
           if (qk && mode == 2) std::copy_n(row, T, qk + i * T);
-          if (top == -INFINITY)
-            std::fill_n(row, T, 0.0f);
+          if (hidden)
+            std::fill_n(row, T, 0.0f);  // no attendable key: a zero row, never NaN
           else
             isa_table.f32_softmax_row(row, row, T);
           if (qk && mode == 3) std::copy_n(row, T, qk + i * T);

@@ -42,6 +42,43 @@ inline q8_conv_state prepare_q8_conv(const prepare_info_base& p, const ops::deta
   return s;
 }
 
+/// One axis of a 2-D window, as the fast paths read it.
+struct window_axis_view {
+  std::int64_t in, out, kernel, stride, dilation, pad;
+};
+
+/// Row (ky, kx) of the im2col matrix of one channel plane, output positions
+/// [o0, o0 + on) (flattened oh * out_w + ow): the input under that tap, or
+/// `pad` (the zero point) outside the image.
+inline void im2col_row_2d(const std::uint8_t* x, const ops::detail::window_axis& h, const ops::detail::window_axis& w,
+                          std::int64_t ky, std::int64_t kx, std::int64_t o0, std::int64_t on, std::uint8_t pad,
+                          std::uint8_t* dst) {
+  const std::int64_t end = o0 + on;
+  for (std::int64_t o = o0; o < end;) {
+    const std::int64_t oh = o / w.out, ow = o % w.out, run = std::min(w.out - ow, end - o);
+    const std::int64_t ih = oh * h.stride - h.pad_begin + ky * h.dilation;
+    if (ih < 0 || ih >= h.in) {
+      std::memset(dst, pad, static_cast<std::size_t>(run));
+    } else {
+      const std::uint8_t* row = x + ih * w.in;
+      const std::int64_t iw0 = ow * w.stride - w.pad_begin + kx * w.dilation;  // input column of the run's first output
+      if (w.stride == 1) {
+        const std::int64_t lo = std::clamp<std::int64_t>(-iw0, 0, run), hi = std::clamp<std::int64_t>(w.in - iw0, lo, run);
+        std::memset(dst, pad, static_cast<std::size_t>(lo));
+        std::memcpy(dst + lo, row + iw0 + lo, static_cast<std::size_t>(hi - lo));
+        std::memset(dst + hi, pad, static_cast<std::size_t>(run - hi));
+      } else {
+        for (std::int64_t j = 0; j < run; ++j) {
+          const std::int64_t iw = iw0 + j * w.stride;
+          dst[j] = iw >= 0 && iw < w.in ? row[iw] : pad;
+        }
+      }
+    }
+    dst += run;
+    o += run;
+  }
+}
+
 /// The exact accumulators of the convolution, handed to
 /// emit(y_offset, channel, block): rows of the block are output channels
 /// (channel + r), columns output positions; element (r, c) goes to
@@ -72,8 +109,9 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
   if (out_plane != element_count(extents(y_shape.begin() + 2, y_shape.end())))
     return status(errc::internal, "integer conv: output extents disagree with the window geometry");
   // offset[o * taps + t]: input offset of tap t for output position o within a channel plane, or -1 (padding)
+  const bool two_d = spatial == 2;
   std::vector<std::int64_t> offset;
-  if (!pointwise) {
+  if (!pointwise && !two_d) {
     offset.resize(static_cast<std::size_t>(out_plane * taps));
     for (std::int64_t o = 0; o < out_plane; ++o)
       for (std::int64_t t = 0; t < taps; ++t) {
@@ -96,6 +134,50 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
     return sgn ? static_cast<std::int8_t>(p[i]) : p[i];
   };
 
+  if (cg == 1 && mg == 1 && two_d) {
+    // depthwise 2-D: the channel's plane as int16 (x - zx) with zero borders,
+    // then per output row and tap acc[ow] += w * plane[row][ow * sw + kx * dw]
+    const window_axis_view gh{geo[0].in, geo[0].out, geo[0].kernel, geo[0].stride, geo[0].dilation, geo[0].pad_begin};
+    const window_axis_view gw{geo[1].in, geo[1].out, geo[1].kernel, geo[1].stride, geo[1].dilation, geo[1].pad_begin};
+    const std::int64_t hp = std::max(gh.pad + gh.in, (gh.out - 1) * gh.stride + (gh.kernel - 1) * gh.dilation + 1);
+    const std::int64_t wp = std::max(gw.pad + gw.in, (gw.out - 1) * gw.stride + (gw.kernel - 1) * gw.dilation + 1);
+    parallel_for(c.pool(), n * m, 1, [&](std::int64_t first, std::int64_t last) {
+      std::vector<std::int32_t> out(static_cast<std::size_t>(out_plane));
+      std::vector<std::int16_t> plane(static_cast<std::size_t>(hp * wp));
+      std::vector<std::int32_t> wt(static_cast<std::size_t>(taps));
+      for (std::int64_t p = first; p < last; ++p) {
+        const std::int64_t oc = p % m;
+        const std::uint8_t* xp = xb + p * in_plane;
+        for (std::int64_t t = 0; t < taps; ++t) wt[t] = as_int(wb, w_signed, oc * taps + t) - zw[zw.size() > 1 ? oc : 0];
+        std::fill(plane.begin(), plane.end(), std::int16_t(0));
+        for (std::int64_t i = 0; i < gh.in; ++i) {
+          std::int16_t* dst = plane.data() + (i + gh.pad) * wp + gw.pad;
+          const std::uint8_t* src = xp + i * gw.in;
+          if (x_signed)
+            for (std::int64_t j = 0; j < gw.in; ++j) dst[j] = static_cast<std::int16_t>(static_cast<std::int8_t>(src[j]) - zx[0]);
+          else
+            for (std::int64_t j = 0; j < gw.in; ++j) dst[j] = static_cast<std::int16_t>(src[j] - zx[0]);
+        }
+        for (std::int64_t oh = 0; oh < gh.out; ++oh) {
+          std::int32_t* acc = out.data() + oh * gw.out;
+          std::fill_n(acc, gw.out, 0);
+          for (std::int64_t ky = 0; ky < gh.kernel; ++ky) {
+            const std::int16_t* row = plane.data() + (oh * gh.stride + ky * gh.dilation) * wp;
+            for (std::int64_t kx = 0; kx < gw.kernel; ++kx) {
+              const std::int32_t wv = wt[ky * gw.kernel + kx];
+              const std::int16_t* src = row + kx * gw.dilation;
+              if (gw.stride == 1)
+                for (std::int64_t ow = 0; ow < gw.out; ++ow) acc[ow] += wv * src[ow];
+              else
+                for (std::int64_t ow = 0; ow < gw.out; ++ow) acc[ow] += wv * src[ow * gw.stride];
+            }
+          }
+        }
+        emit(p * out_plane, oc, q8_block{0, 0, 1, out_plane, out.data(), out_plane});
+      }
+    });
+    return ok();
+  }
   if (cg == 1 && mg == 1) {  // depthwise: y[b, ch, o] = sum_t (x - zx) (w - zw[ch])
     parallel_for(c.pool(), n * m, 1, [&](std::int64_t first, std::int64_t last) {
       std::vector<std::int32_t> row(static_cast<std::size_t>(out_plane));
@@ -153,6 +235,10 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
               const std::int64_t ci = kk / taps, t = kk % taps;
               const std::uint8_t* xp = xg + ci * in_plane;
               std::uint8_t* dst = col.data() + kk * on;
+              if (two_d) {
+                im2col_row_2d(xp, geo[0], geo[1], t / geo[1].kernel, t % geo[1].kernel, o0, on, pad, dst);
+                continue;
+              }
               const std::int64_t* op = offset.data() + o0 * taps + t;
               for (std::int64_t o = 0; o < on; ++o) {
                 const std::int64_t at = op[o * taps];

@@ -11,8 +11,8 @@ using namespace onyx;
 namespace {
 // x [1, C, H, W], w [M, C/G, 3, 3], pads 1, strides 2, dilations 1 or 2.
 std::vector<std::int64_t> conv_ref(const std::vector<int>& x, const std::vector<int>& w, int C, int H, int W, int M,
-                                   int G, int dil, int& oh, int& ow) {
-  int s = 2, p = 1, k = 3, span = (k - 1) * dil + 1;
+                                   int G, int dil, int s, int& oh, int& ow) {
+  int p = 1, k = 3, span = (k - 1) * dil + 1;
   oh = (H + 2 * p - span) / s + 1, ow = (W + 2 * p - span) / s + 1;
   std::vector<std::int64_t> y(M * oh * ow, 0);
   int cg = C / G, mg = M / G;
@@ -31,7 +31,12 @@ std::vector<std::int64_t> conv_ref(const std::vector<int>& x, const std::vector<
 }  // namespace
 
 TEST_CASE("ConvInteger and QLinearConv match a direct convolution", "[misc]") {
-  const int C = 4, H = 7, W = 6, M = 6, G = 2;
+  // grouped (GEMM per group), plain, depthwise (its own loop), at strides 1 and 2
+  for (auto [C, M, G] : {std::tuple{4, 6, 2}, std::tuple{5, 6, 1}, std::tuple{6, 6, 6}})
+  for (int stride : {1, 2})
+  for (int dil : {1, 2}) {
+  INFO("C " << C << " M " << M << " group " << G << " stride " << stride << " dilation " << dil);
+  const int H = 7, W = 6;
   auto x = test::random_values<std::uint8_t>(C * H * W, 0, 255, 95);
   auto w = test::random_values<std::uint8_t>(M * (C / G) * 9, 0, 255, 96);
   std::uint8_t zx = 100;
@@ -39,11 +44,11 @@ TEST_CASE("ConvInteger and QLinearConv match a direct convolution", "[misc]") {
   std::vector<int> xs(x.begin(), x.end()), ws(w.begin(), w.end());
   for (auto& v : xs) v -= zx;
   for (std::size_t i = 0; i < ws.size(); ++i) ws[i] -= zw[i / ((C / G) * 9)];
-  for (int dil : {1, 2}) {
+  {
     int oh = 0, ow = 0;
-    auto want = conv_ref(xs, ws, C, H, W, M, G, dil, oh, ow);
+    auto want = conv_ref(xs, ws, C, H, W, M, G, dil, stride, oh, ow);
     std::vector<attribute> attrs{test::attr("pads", std::vector<std::int64_t>{1, 1, 1, 1}),
-                                        test::attr("strides", std::vector<std::int64_t>{2, 2}),
+                                        test::attr("strides", std::vector<std::int64_t>{stride, stride}),
                                         test::attr("dilations", std::vector<std::int64_t>{dil, dil}),
                                         test::attr("group", G)};
     thread_pool pool(2);
@@ -67,6 +72,7 @@ TEST_CASE("ConvInteger and QLinearConv match a direct convolution", "[misc]") {
         attrs, 1, &pool);
     REQUIRE(ql.ok());
     test::require_close((*ql)[0], q, 0, 0);
+  }
   }
 }
 

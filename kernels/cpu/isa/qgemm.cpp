@@ -209,6 +209,7 @@ struct problem {
   const q8_panels* a;
   const q8_panels* b;
   std::vector<std::int32_t> za, zb;  // shifted zero points, per row / per column
+  std::vector<std::int32_t> colterm;   // one za' for all rows: K za' zb'[j] - za' colsum(B')[j]
   bool za_zero, zb_zero;
   q8_sink sink;
   const isa::q8_gemm_kernel* kernel;
@@ -239,22 +240,29 @@ void run_block(const problem& p, int64_t i0, int64_t rows, int64_t j0, int64_t c
     }
     k0 += kc;
   } while (k0 < p.K);
-  // Zero points: - za' colsum(B') - zb' rowsum(A') + K za' zb'.
+  // Zero points: - za' colsum(B') - zb' rowsum(A') + K za' zb' (int32
+  // arithmetic wraps like the accumulation: done in uint32 to keep it defined).
   if (!p.za_zero || !p.zb_zero) {
+    using u32 = std::uint32_t;
     const std::int32_t* rowsum = p.a->sums() + i0;
     const std::int32_t* colsum = p.b->sums() + j0;
-    const auto kk = static_cast<std::int32_t>(p.K);
+    const std::int32_t* zb = p.zb.data() + j0;
     for (int64_t r = 0; r < rows; ++r) {
       std::int32_t* row = acc + r * ld;
-      const std::int32_t za = p.za[static_cast<std::size_t>(i0 + r)];
-      const std::int32_t* zb = p.zb.data() + j0;
-      const std::int32_t rs = rowsum[r];
-      // int32 arithmetic wraps like the accumulation (unsigned to keep it defined)
+      const u32 rs = static_cast<u32>(rowsum[r]);
+      if (!p.colterm.empty()) {  // one za': its terms per column are ready
+        const std::int32_t* ct = p.colterm.data() + j0;
+        if (p.zb_zero)
+          for (int64_t c = 0; c < cols; ++c) row[c] = static_cast<std::int32_t>(static_cast<u32>(row[c]) + static_cast<u32>(ct[c]));
+        else
+          for (int64_t c = 0; c < cols; ++c)
+            row[c] = static_cast<std::int32_t>(static_cast<u32>(row[c]) + static_cast<u32>(ct[c]) - static_cast<u32>(zb[c]) * rs);
+        continue;
+      }
+      const u32 za = static_cast<u32>(p.za[static_cast<std::size_t>(i0 + r)]), kk = static_cast<u32>(p.K);
       for (int64_t c = 0; c < cols; ++c)
-        row[c] = static_cast<std::int32_t>(
-            static_cast<std::uint32_t>(row[c]) - static_cast<std::uint32_t>(za) * static_cast<std::uint32_t>(colsum[c]) -
-            static_cast<std::uint32_t>(zb[c]) * static_cast<std::uint32_t>(rs) +
-            static_cast<std::uint32_t>(kk) * static_cast<std::uint32_t>(za) * static_cast<std::uint32_t>(zb[c]));
+        row[c] = static_cast<std::int32_t>(static_cast<u32>(row[c]) - za * static_cast<u32>(colsum[c]) -
+                                           static_cast<u32>(zb[c]) * rs + kk * za * static_cast<u32>(zb[c]));
     }
   }
   p.sink.write(p.sink.context, q8_block{i0, j0, rows, cols, acc, ld});
@@ -330,6 +338,14 @@ void q8_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const q8_operand& a
   p.za = shifted_zero_points(a, M, p.a->source_signed() ? 128 : 0, &p.za_zero);
   p.zb = shifted_zero_points(b, N, p.b->source_signed() ? 0 : -128, &p.zb_zero);
   p.sink = sink;
+  if (!p.za_zero && std::all_of(p.za.begin(), p.za.end(), [&](std::int32_t v) { return v == p.za[0]; })) {
+    using u32 = std::uint32_t;
+    const u32 za = static_cast<u32>(p.za[0]), kk = static_cast<u32>(K);
+    p.colterm.resize(static_cast<std::size_t>(N));
+    for (int64_t j = 0; j < N; ++j)
+      p.colterm[static_cast<std::size_t>(j)] = static_cast<std::int32_t>(
+          kk * za * static_cast<u32>(p.zb[static_cast<std::size_t>(j)]) - za * static_cast<u32>(p.b->sums()[j]));
+  }
   const int mr = kernel.mr, nr = kernel.nr;
   p.mc = std::max<int64_t>(mc_target / mr, 1) * mr;
   p.nc = std::max<int64_t>(nc_target / nr, 1) * nr;
