@@ -3,12 +3,18 @@
 // (kernels/cpu/cast.hpp) into doubles, scale and zero point once into double
 // arrays, and the results encoded as y's type. Keyed by x's type only; every
 // instantiation calls the same function. Blocks split over the pool.
+// The QDQ models' case has its own paths: float32 <-> uint8/int8 with one
+// scale and zero point. QuantizeLinear runs the vector quantizer of the int8
+// level (a true float division, round half to even, as the ONNX reference
+// computes in float32); DequantizeLinear reads a 256-entry table of
+// (q - zero) * scale, each entry the correctly rounded float product.
 #pragma once
 
 #include <cmath>
 #include <vector>
 
 #include "kernels/cpu/cast.hpp"
+#include "kernels/cpu/isa/q8.hpp"
 #include "onyx/ops/dequantize_linear.hpp"
 #include "onyx/ops/quantize_linear.hpp"
 
@@ -87,11 +93,39 @@ result<quant_params> quant_params_of(const call<Op>& c, std::string_view scale_n
   return p;
 }
 
+/// Whether a Q/DQ call is the per-tensor 8-bit case of the fast paths.
+inline bool per_tensor_q8(const tensor& q, const tensor& f, const kernel_call& c, std::int64_t block_size) {
+  return (q.type() == dtype::uint8 || q.type() == dtype::int8) && f.type() == dtype::float32 &&
+         c.input(1).type() == dtype::float32 && c.input(1).size() == 1 && block_size == 0 &&
+         (!c.has_input(2) || (c.input(2).size() == 1 && c.input(2).type() == q.type()));
+}
+
+inline std::int32_t zero_point_of(const kernel_call& c, dtype t) {
+  if (!c.has_input(2)) return 0;
+  return t == dtype::int8 ? c.input(2).data<std::int8_t>()[0] : c.input(2).data<std::uint8_t>()[0];
+}
+
 inline status quantize_linear(const call<ops::QuantizeLinear>& c) {
   const auto& a = c.attrs();
   const tensor& x = c.input(0);
   const tensor& s = c.input(1);
   tensor& y = c.output(0);
+  if (per_tensor_q8(y, x, c, a.block_size) && (a.precision == 0 || a.precision == static_cast<std::int64_t>(dtype::float32))) {
+    const float scale = s.data<float>()[0];
+    const bool is_signed = y.type() == dtype::int8;
+    const float zero = static_cast<float>(zero_point_of(c, y.type()) + (is_signed ? 128 : 0));
+    const float* xs = x.data<float>();
+    auto* ys = static_cast<std::uint8_t*>(y.raw());
+    const auto& k = isa::q8_active();
+    // int8: the uint8 quantizer with the zero point moved up by 128, then the
+    // sign bit flipped (clamp(v + 128, 0, 255) - 128 == clamp(v, -128, 127))
+    parallel_for(c.pool(), x.size(), grain_for(2), [&](std::int64_t b, std::int64_t e) {
+      k.f32_quantize_u8(xs + b, e - b, scale, zero, ys + b);
+      if (is_signed)
+        for (std::int64_t i = b; i < e; ++i) ys[i] ^= 0x80;
+    });
+    return ok();
+  }
   ONYX_ASSIGN(auto p, quant_params_of(c, "y_scale", "y_zero_point"));
   const auto &scale = p.scale, &zero = p.zero;
   dtype precision = a.precision                      ? static_cast<dtype>(a.precision)
@@ -110,6 +144,20 @@ inline status quantize_linear(const call<ops::QuantizeLinear>& c) {
 inline status dequantize_linear(const call<ops::DequantizeLinear>& c) {
   const tensor& x = c.input(0);
   tensor& y = c.output(0);
+  if (per_tensor_q8(x, y, c, c.attrs().block_size)) {
+    const float scale = c.input(1).data<float>()[0];
+    const std::int32_t zero = zero_point_of(c, x.type());
+    const bool is_signed = x.type() == dtype::int8;
+    float table[256];
+    for (int b = 0; b < 256; ++b)
+      table[b] = static_cast<float>((is_signed ? static_cast<std::int8_t>(b) : b) - zero) * scale;
+    const auto* xs = static_cast<const std::uint8_t*>(x.raw());
+    float* ys = y.data<float>();
+    parallel_for(c.pool(), x.size(), grain_for(1), [&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t i = b; i < e; ++i) ys[i] = table[xs[i]];
+    });
+    return ok();
+  }
   ONYX_ASSIGN(auto p, quant_params_of(c, "x_scale", "x_zero_point"));
   const auto &scale = p.scale, &zero = p.zero;
   map_quantized(x, y, p.layout, cast_options{}, c.pool(), [&](double v, std::int64_t si) {

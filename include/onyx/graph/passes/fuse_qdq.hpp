@@ -15,8 +15,10 @@
 // Scales and zero points must be constants: per tensor for activations, per
 // tensor or per output channel / column (the DQ's axis) for weights. The bias
 // goes in as int32 at scale xs * ws[m] (rounded from its float value when the
-// model's bias scale differs). Relu is absorbed when the output's zero point
-// is the type's lowest value, where the saturation already clamps negatives.
+// model's bias scale differs). A Relu or a Clip with constant bounds between
+// the op and the Q is absorbed when its bounds hold every value the quantized
+// output can represent (Relu: the zero point is the type's lowest value), so
+// the saturation already clamps as it would.
 // Each absorbed float op must have the next as its only reader; the DQ nodes
 // stay for their other readers and go with remove_dead_nodes. The integer
 // kernels accumulate exactly, so a result can differ from the float
@@ -31,6 +33,7 @@
 #include <string_view>
 
 #include "onyx/graph/passes/rewrite.hpp"
+#include "onyx/ops/clip.hpp"
 #include "onyx/ops/conv.hpp"
 #include "onyx/ops/dequantize_linear.hpp"
 #include "onyx/ops/mat_mul.hpp"
@@ -152,8 +155,16 @@ inline status fuse_qdq(graph& g, inferred& st, const op_table& ops) {
       // [Relu ->] QuantizeLinear, each the only reader of what it reads.
       std::vector<int> chain{static_cast<int>(k)};
       int next = walk.next(static_cast<int>(k));
-      int relu = -1;
-      if (conv && next >= 0 && match<ops::Relu>(g.nodes[next])) relu = next, next = walk.next(next);
+      int relu = -1;  // a Relu or Clip between the op and the Q
+      float clip_lo = 0.0f, clip_hi = INFINITY;
+      if (next >= 0 && match<ops::Relu>(g.nodes[next])) {
+        relu = next, next = walk.next(next);
+      } else if (next >= 0 && match<ops::Clip>(g.nodes[next])) {
+        const node& cl = g.nodes[next];
+        const auto lo = cl.inputs.size() > 1 && cl.inputs[1] >= 0 ? float_scalar_of(g, cl.inputs[1]) : std::optional<float>(-INFINITY);
+        const auto hi = cl.inputs.size() > 2 && cl.inputs[2] >= 0 ? float_scalar_of(g, cl.inputs[2]) : std::optional<float>(INFINITY);
+        if (lo && hi) clip_lo = *lo, clip_hi = *hi, relu = next, next = walk.next(next);
+      }
       if (next < 0 || !match<ops::QuantizeLinear>(g.nodes[next]) || g.nodes[next].inputs.size() < 2) continue;
       const node& q = g.nodes[next];
       const dtype yt = qdq::q_type(st, q);
@@ -161,7 +172,12 @@ inline status fuse_qdq(graph& g, inferred& st, const op_table& ops) {
       const auto yz = qdq::zeros(g, q.inputs.size() > 2 ? q.inputs[2] : -1, yt);
       if (!qdq::is_8bit(yt) || ys.size() != 1 || !yz || yz->size() != 1) continue;
       if (relu >= 0) {
-        if ((*yz)[0] != (yt == dtype::int8 ? -128 : 0)) continue;
+        // absorbed only where the output's range already clamps as tightly:
+        // [lo, hi] covers every value the quantized output can represent
+        const double qmin = yt == dtype::int8 ? -128 : 0, qmax = yt == dtype::int8 ? 127 : 255;
+        const double rep_lo = (qmin - (*yz)[0]) * static_cast<double>(ys[0]);
+        const double rep_hi = (qmax - (*yz)[0]) * static_cast<double>(ys[0]);
+        if (!(clip_lo <= rep_lo && clip_hi >= rep_hi)) continue;
         chain.push_back(relu);
       }
       chain.push_back(next);
@@ -173,8 +189,11 @@ inline status fuse_qdq(graph& g, inferred& st, const op_table& ops) {
         if (const auto db = qdq::dq_of(g, prod, op.inputs[2])) {
           const tensor* bq = constant_of(g, db->q);
           const auto bs = qdq::scales(g, db->scale);
+          const tensor* bz = constant_of(g, db->zero);
+          bool zero_free = db->zero < 0 || (bz && bz->type() == dtype::int32);
+          for (std::int64_t i = 0; zero_free && bz && i < bz->size(); ++i) zero_free = bz->data<std::int32_t>()[i] == 0;
           if (!bq || bq->type() != dtype::int32 || bq->size() != count || bs.empty() ||
-              (bs.size() != 1 && static_cast<std::int64_t>(bs.size()) != count) || db->zero >= 0)
+              (bs.size() != 1 && static_cast<std::int64_t>(bs.size()) != count) || !zero_free)
             continue;
           for (std::int64_t m = 0; m < count; ++m)
             b[m] = static_cast<double>(bq->data<std::int32_t>()[m]) * bs[bs.size() == 1 ? 0 : m];
