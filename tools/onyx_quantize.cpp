@@ -8,8 +8,9 @@
 //                 [--op-types Conv,MatMul,...] [--exclude NODE,...] [--threads N]
 //
 // --calibrate DIR: a folder of input_<i>.pb (input i of the model), or one
-// whose test_data_set_*/ folders hold them. Prints what was quantized and the
-// nodes left in float.
+// whose test_data_set_*/ folders hold them. Prints what was quantized, the
+// quantization step of each quantized graph output (static), and the nodes
+// left in float.
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
               dynamic ? "dynamic" : "QDQ", r->quantized_weights, r->quantized_activations);
   if (!dynamic) std::printf(", calibrated on %zu sample sets", sets.size());
   std::printf("\n");
+  for (const auto& [name, step] : r->output_steps) std::printf("  output %s: step %g\n", name.c_str(), step);
   for (const auto& n : r->notes) std::printf("  left in float: %s\n", n.c_str());
   return 0;
 }

@@ -764,6 +764,7 @@ class qdq_quantizer {
         q_in = t + "_QuantizeLinear_Input";
         dq_out = t;
         output_renamed[t] = q_in;
+        summary_.output_steps[t] = qp.scale;
       } else {
         renamed[t] = dq_out;
       }

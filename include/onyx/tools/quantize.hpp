@@ -70,6 +70,7 @@ struct quantize_summary {
   int quantized_weights = 0;                // constant tensors stored quantized
   int quantized_activations = 0;            // activations given a quantization (dynamic or QDQ)
   std::vector<std::string> notes;           // nodes left in float, and why
+  std::map<std::string, float> output_steps;  // QDQ: each quantized graph output's scale
 };
 
 /// Options of quantize_dynamic (ORT's defaults).
