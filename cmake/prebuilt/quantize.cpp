@@ -103,6 +103,17 @@ class graph_index {
   }
 
   bool has_initializer(const std::string& name) const { return init_.count(name) > 0; }
+
+  /// Drops the initializer `name` (a node now writes that value).
+  void remove(const std::string& name) {
+    auto it = init_.find(name);
+    if (it == init_.end()) return;
+    g_.mutable_initializer()->DeleteSubrange(it->second, 1);
+    init_.clear();
+    for (int i = 0; i < g_.initializer_size(); ++i) init_[g_.initializer(i).name()] = i;
+    for (int i = g_.input_size(); i-- > 0;)
+      if (g_.input(i).name() == name) g_.mutable_input()->DeleteSubrange(i, 1);
+  }
   bool is_graph_input(const std::string& name) const { return inputs_.count(name) > 0; }
   bool is_graph_output(const std::string& name) const { return outputs_.count(name) > 0; }
 
@@ -862,11 +873,11 @@ class qdq_quantizer {
     return dq;
   }
 
-  /// B -> B_quantized (int32, scale input_scale * weight_scale * beta, zero point 0).
+  /// B -> B_quantized (int32, scale input_scale * weight_scale * beta, zero
+  /// point 0); its DequantizeLinear writes B itself, as in ORT.
   result<std::string> bias(const std::string& b, float input_scale, const quantized_names& w, float beta,
                            std::vector<NodeProto>& head) {
-    const std::string dq = b + "_DequantizeLinear_Output";
-    if (biases_.count(b)) return dq;
+    if (biases_.count(b)) return b;
     ONYX_ASSIGN(tensor bt, read_float(*idx_.initializer(b)));
     ONYX_ASSIGN(tensor ws, read_float(*idx_.initializer(w.scale)));
     const auto nb = bt.size(), nw = ws.size();
@@ -890,12 +901,13 @@ class qdq_quantizer {
     const extents s = nw == 1 ? extents{} : extents{nw};
     idx_.add(make_tensor(sn, dtype::float32, s, scales));
     idx_.add(make_tensor(zn, dtype::int32, s, std::vector<int>(nw, 0)));
-    NodeProto node = make_node("DequantizeLinear", {qn, sn, zn}, {dq}, b + "_DequantizeLinear");
+    NodeProto node = make_node("DequantizeLinear", {qn, sn, zn}, {b}, b + "_DequantizeLinear");
     if (nw != 1) set_int(node, "axis", 0);
     head.push_back(std::move(node));
+    idx_.remove(b);
     biases_.insert(b);
     ++summary_.quantized_weights;
-    return dq;
+    return b;
   }
 
   /// A constant input of Add, Mul, Concat...: uint8 over its own range.

@@ -37,7 +37,8 @@
 //   symmetric, per output channel by default (axis 0 for Conv and for Gemm
 //   with transB, else 1), followed by DequantizeLinear (W_quantized,
 //   W_DequantizeLinear); biases of Conv and Gemm are int32 with scale
-//   input_scale * weight_scale (Gemm's beta folded in, beta set to 1); other
+//   input_scale * weight_scale (Gemm's beta folded in, beta set to 1), their
+//   DequantizeLinear writing the bias's own name (B_DequantizeLinear); other
 //   constant inputs of quantized nodes are uint8 over their own range.
 //   Calibration runs the float model (onyx::session) over sample inputs and
 //   takes each tensor's range: min_max (smallest and largest value seen) or
