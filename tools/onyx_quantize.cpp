@@ -6,17 +6,20 @@
 //   onyx-quantize static IN.onnx OUT.onnx --calibrate DIR [--calibrate DIR]...
 //                 [--method minmax|percentile] [--percentile P] [--per-tensor]
 //                 [--op-types Conv,MatMul,...] [--exclude NODE,...] [--threads N]
+//   onyx-quantize float16 IN.onnx OUT.onnx [--keep-io-types] [--bfloat16]
 //
 // --calibrate DIR: a folder of input_<i>.pb (input i of the model), or one
 // whose test_data_set_*/ folders hold them. Prints what was quantized, the
 // quantization step of each quantized graph output (static), and the nodes
-// left in float.
+// left in float. The float16 mode is onyx-convert-float16's conversion
+// (include/onyx/tools/float16.hpp).
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "onyx/tools/float16.hpp"
 #include "onyx/tools/quantize.hpp"
 
 namespace {
@@ -26,7 +29,8 @@ const char* usage =
     "                     [--weight-type int8|uint8] [--op-types MatMul,Conv] [--exclude NODE,...]\n"
     "       onyx-quantize static IN.onnx OUT.onnx --calibrate DIR [--calibrate DIR]...\n"
     "                     [--method minmax|percentile] [--percentile P] [--per-tensor]\n"
-    "                     [--op-types Conv,MatMul,...] [--exclude NODE,...] [--threads N]\n";
+    "                     [--op-types Conv,MatMul,...] [--exclude NODE,...] [--threads N]\n"
+    "       onyx-quantize float16 IN.onnx OUT.onnx [--keep-io-types] [--bfloat16]\n";
 
 int fail(const std::string& msg) {
   std::fprintf(stderr, "onyx-quantize: %s\n", msg.c_str());
@@ -49,10 +53,26 @@ int main(int argc, char** argv) {
     std::fputs(usage, stdout);
     return 0;
   }
-  if (args.size() < 3 || (args[0] != "dynamic" && args[0] != "static"))
-    return fail(std::string("expected a mode and two paths\n") + usage);
+  if (args.size() < 3 || (args[0] != "dynamic" && args[0] != "static" && args[0] != "float16"))
+    return fail(std::string("expected a mode (dynamic, static or float16) and two paths\n") + usage);
   const bool dynamic = args[0] == "dynamic";
   const std::filesystem::path in = args[1], out = args[2];
+  if (args[0] == "float16") {
+    onyx::tools::float16_options fopt;
+    for (std::size_t i = 3; i < args.size(); ++i) {
+      if (args[i] == "--keep-io-types") fopt.keep_io_types = true;
+      else if (args[i] == "--bfloat16") fopt.to = onyx::dtype::bfloat16;
+      else return fail("unknown option " + args[i] + " for float16\n" + usage);
+    }
+    onnx::ModelProto m;
+    if (auto s = onyx::graph::read_proto_file(in, m); !s.ok()) return fail(s.message());
+    auto n = onyx::tools::convert_float16(m, in.parent_path(), fopt);
+    if (!n.ok()) return fail(in.string() + ": " + n.error().message());
+    if (auto s = onyx::graph::write_proto_file(out, m); !s.ok()) return fail(s.message());
+    std::printf("%s: %d float32 tensors converted to %s%s\n", out.string().c_str(), *n,
+                std::string(onyx::name(fopt.to)).c_str(), fopt.keep_io_types ? " (float32 inputs and outputs kept)" : "");
+    return 0;
+  }
   onyx::tools::dynamic_quantize_options dopt;
   onyx::tools::static_quantize_options sopt;
   std::vector<std::filesystem::path> sets;

@@ -7,9 +7,12 @@
 # MODEL_DIR holds model.onnx and test_data_set_*/ (default: the models of
 # test/quantize/make_quant_models, written to a temporary folder). Each model
 # is quantized four ways: dynamic, dynamic --per-channel, static QDQ
-# calibrated by min-max and by percentile over all its test_data_set_*;
+# calibrated by min-max and by percentile over all its test_data_set_*, and
+# converted to float16 with float32 inputs and outputs;
 # each quantized model runs on test_data_set_0 in both runtimes. Tolerance:
-# dynamic, |a - b| <= 1e-4 + 1e-3 |b| (compare_dirs.js's default); static,
+# dynamic, |a - b| <= 1e-4 + 1e-3 |b| (compare_dirs.js's default); float16,
+# |a - b| <= 1e-2 + 1e-2 |b| (ORT computes and accumulates in float16, onyx
+# in float32 by default); static,
 # one quantization step of the output (the step onyx-quantize prints).
 # Needs node and onnxruntime-node (NODE_PATH, e.g. /work/main/bench/ort/node_modules).
 set -euo pipefail
@@ -37,7 +40,7 @@ for d in "${dirs[@]}"; do
   name=$(basename "$d")
   inputs=()
   while read -r spec; do inputs+=(--input "$spec"); done < <(node "$here/../ort/run_ort.js" --make-inputs "$d/model.onnx" "$work/in_$name")
-  for mode in dynamic dynamic_pc static_minmax static_percentile; do
+  for mode in dynamic dynamic_pc static_minmax static_percentile float16_io32; do
     q=$work/$name.$mode
     mkdir -p "$q"
     case $mode in
@@ -45,6 +48,7 @@ for d in "${dirs[@]}"; do
       dynamic_pc) args=(dynamic --per-channel) ;;
       static_minmax) args=(static --calibrate "$d") ;;
       static_percentile) args=(static --calibrate "$d" --method percentile) ;;
+      float16_io32) args=(float16 --keep-io-types) ;;
     esac
     summary=$("$build/tools/onyx-quantize" "${args[0]}" "$d/model.onnx" "$q/model.onnx" "${args[@]:1}")
     "$build/tools/onyx-run" "$q/model.onnx" "${inputs[@]}" --threads "$threads" --warmup 0 --runs 1 \
@@ -52,6 +56,7 @@ for d in "${dirs[@]}"; do
     node "$here/../ort/run_ort.js" "$q/model.onnx" "${inputs[@]}" --threads "$threads" --warmup 0 --runs 1 \
       --output-dir "$q/ort" >/dev/null
     tol=()
+    [[ $mode == float16* ]] && tol=(--atol 1e-2 --rtol 1e-2)
     if [[ $mode == static* ]]; then
       # The largest step among the outputs (one model output here).
       step=$(sed -n 's/^  output .*: step //p' <<<"$summary" | sort -g | tail -1)

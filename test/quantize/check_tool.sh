@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test/quantize/check_tool.sh: onyx-quantize as a command, on the models of
 # make_quant_models: dynamic (per tensor and per channel) and static QDQ
-# (min-max and percentile calibration on the models' test_data_set_*), each
+# (min-max and percentile calibration on the models' test_data_set_*) and
+# float16 with float32 inputs and outputs kept, each
 # output run by onyx-run; the summary lines are checked against the models'
 # structure, and bad calls must fail with a message.
 #
@@ -49,6 +50,11 @@ out=$("$quantize" static "$m/cnn/model.onnx" "$work/cnn_qdq_pt.onnx" --calibrate
 expect "calibrated on 1 sample sets" "$out"
 runs "$work/cnn_qdq_pt.onnx" "$m/cnn/test_data_set_0"
 
+# float16 with float32 inputs and outputs: runs on the float32 test inputs.
+out=$("$quantize" float16 "$m/cnn/model.onnx" "$work/cnn_fp16.onnx" --keep-io-types)
+expect "9 float32 tensors converted to float16 (float32 inputs and outputs kept)" "$out"
+runs "$work/cnn_fp16.onnx" "$m/cnn/test_data_set_0"
+
 # Bad calls fail with a message.
 fails() {  # fails PATTERN CMD...
   local pattern=$1; shift
@@ -58,5 +64,6 @@ fails() {  # fails PATTERN CMD...
 fails "static quantization needs --calibrate" "$quantize" static "$m/mlp/model.onnx" "$work/x.onnx"
 fails "cannot open" "$quantize" dynamic "$work/missing.onnx" "$work/x.onnx"
 fails "unknown option --bogus" "$quantize" dynamic "$m/mlp/model.onnx" "$work/x.onnx" --bogus
+fails "unknown option --per-channel for float16" "$quantize" float16 "$m/mlp/model.onnx" "$work/x.onnx" --per-channel
 fails "holds neither input_0.pb" "$quantize" static "$m/mlp/model.onnx" "$work/x.onnx" --calibrate "$work"
 echo "onyx-quantize: all checks passed"

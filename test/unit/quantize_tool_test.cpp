@@ -9,6 +9,7 @@
 
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/session.hpp"
+#include "onyx/tools/float16.hpp"
 #include "onyx/tools/quantize.hpp"
 #include "temp_path.hpp"
 
@@ -388,4 +389,59 @@ TEST_CASE("quantize_static: percentile calibration drops outliers; per-tensor op
   onnx::ModelProto t11 = b11.proto();
   REQUIRE(tools::quantize_static(t11, {}, *sets, {.per_channel = false}).ok());
   CHECK(initializer(t11.graph(), "W_scale").shape() == extents{});
+}
+
+TEST_CASE("convert_float16: narrow weights, and keep_io_types' Casts at the boundary") {
+  graph::model_builder b{13};
+  auto x = b.input("x", dtype::float32, {2, 3});
+  auto y = b.node("Mul", {x, b.initializer("k", tensor::from<float>({0.1f, 70000.0f, -2.5f}, {3}))});
+  auto z = b.node("Relu", {y});
+  b.output(y, dtype::float32, {2, 3});
+  b.output(z, dtype::float32, {2, 3});
+  const onnx::ModelProto fp = b.proto();
+
+  onnx::ModelProto narrow = fp;
+  auto n = tools::convert_float16(narrow, {});
+  REQUIRE(n.ok());
+  CHECK(*n == 1);
+  CHECK(narrow.graph().input(0).type().tensor_type().elem_type() == onnx::TensorProto::FLOAT16);
+  auto k = initializer(narrow.graph(), "k");
+  REQUIRE(k.type() == dtype::float16);
+  CHECK(to_float(k.values<float16_t>()[1]) == 65504.0f);  // clamped to float16's largest finite value
+  CHECK(to_float(k.values<float16_t>()[0]) == to_float(to_float16(0.1f)));
+
+  onnx::ModelProto kept = fp;
+  REQUIRE(tools::convert_float16(kept, {}, {.keep_io_types = true}).ok());
+  const auto& g = kept.graph();
+  CHECK(g.input(0).type().tensor_type().elem_type() == onnx::TensorProto::FLOAT);
+  CHECK(g.output(0).type().tensor_type().elem_type() == onnx::TensorProto::FLOAT);
+  CHECK(g.output(1).type().tensor_type().elem_type() == onnx::TensorProto::FLOAT);
+  CHECK(ops_of(g) == std::vector<std::string>{"Cast", "Mul", "Relu", "Cast", "Cast"});
+  auto* in_cast = node_named(g, "graph_input_cast0");
+  REQUIRE(in_cast);
+  CHECK(in_cast->input(0) == "x");
+  CHECK(in_cast->output(0) == "graph_input_cast_0");
+  CHECK(in_cast->attribute(0).i() == onnx::TensorProto::FLOAT16);
+  // Mul reads the cast input and writes graph_output_cast_0, which Relu reads too.
+  CHECK(g.node(1).input(0) == "graph_input_cast_0");
+  CHECK(g.node(1).output(0) == "graph_output_cast_0");
+  CHECK(g.node(2).input(0) == "graph_output_cast_0");
+  auto* out_cast = node_named(g, "graph_output_cast1");
+  REQUIRE(out_cast);
+  CHECK(out_cast->input(0) == "graph_output_cast_1");
+  CHECK(out_cast->output(0) == z);
+  CHECK(out_cast->attribute(0).i() == onnx::TensorProto::FLOAT);
+
+  // Runs on float32 inputs; within float16's precision of the float model.
+  const std::vector<float> xs{1.0f, 1e-3f, -0.5f, 3.0f, -2e-3f, 0.25f};
+  std::vector<named_value> in{{"x", tensor::from<float>(xs, {2, 3})}};
+  auto got = run(kept, in), want = run(fp, in);
+  for (std::size_t o = 0; o < 2; ++o) {
+    REQUIRE(got[o].as_tensor().type() == dtype::float32);
+    const auto a = floats(got[o]), e = floats(want[o]);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const float ref = i % 3 == 1 ? e[i] * 65504.0f / 70000.0f : e[i];  // the clamped weight
+      CHECK(a[i] == Approx(ref).epsilon(2e-3).margin(1e-6));
+    }
+  }
 }
