@@ -13,7 +13,9 @@
 # dynamic, |a - b| <= 1e-4 + 1e-3 |b| (compare_dirs.js's default); float16,
 # |a - b| <= 1e-2 + 1e-2 |b| (ORT computes and accumulates in float16, onyx
 # in float32 by default); static,
-# one quantization step of the output (the step onyx-quantize prints).
+# one quantization step of the output (the step onyx-quantize prints). A
+# folder named qlinear_* (make_quant_models' com.microsoft QLinear* model) is
+# run as it is and compared exactly.
 # Needs node and onnxruntime-node (NODE_PATH, e.g. /work/main/bench/ort/node_modules).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,6 +42,16 @@ for d in "${dirs[@]}"; do
   name=$(basename "$d")
   inputs=()
   while read -r spec; do inputs+=(--input "$spec"); done < <(node "$here/../ort/run_ort.js" --make-inputs "$d/model.onnx" "$work/in_$name")
+  if [[ $name == qlinear_* ]]; then
+    # Already quantized (the com.microsoft QLinear* ops): run as is, compared exactly.
+    "$build/tools/onyx-run" "$d/model.onnx" "${inputs[@]}" --threads "$threads" --warmup 0 --runs 1 \
+      --output-dir "$work/$name/onyx" >/dev/null
+    node "$here/../ort/run_ort.js" "$d/model.onnx" "${inputs[@]}" --threads "$threads" --warmup 0 --runs 1 \
+      --output-dir "$work/$name/ort" >/dev/null
+    echo "== $name as is (tolerance 0)"
+    node "$here/../ort/compare_dirs.js" "$work/$name/onyx" "$work/$name/ort" --atol 0 --rtol 0 || status=1
+    continue
+  fi
   for mode in dynamic dynamic_pc static_minmax static_percentile float16_io32; do
     q=$work/$name.$mode
     mkdir -p "$q"

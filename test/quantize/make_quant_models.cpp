@@ -11,8 +11,15 @@
 //         MaxPool 2 -> Conv 1x1 16 -> x * Sigmoid(x); Concat with AveragePool 2
 //         of the second Conv -> Add constant -> GlobalAveragePool -> Flatten
 //         -> Gemm(transB) 10
+//   qlinear_ops  the com.microsoft QLinear* ops on a uint8 x [1, 4, 6, 6]:
+//         QLinearSigmoid, QLinearLeakyRelu, QLinearAdd with x, QLinearMul by a
+//         [4, 1, 1] constant, QLinearConcat with x (other scale),
+//         QLinearGlobalAveragePool, every op's result an output (the input
+//         uniform over 0..255; run as is, not quantized); qlinear_ops_s8 the
+//         same in int8
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -91,6 +98,47 @@ int cnn(const std::filesystem::path& out) {
   return save(b, out / "cnn", {1, 3, 32, 32}, 1.0f);
 }
 
+/// The QLinear* model in uint8, or in int8 with every zero point 128 lower.
+template <class T> int qlinear_ops(const std::filesystem::path& out) {
+  constexpr bool s8 = std::is_same_v<T, std::int8_t>;
+  constexpr dtype type = s8 ? dtype::int8 : dtype::uint8;
+  graph::model_builder b{13};
+  b.import("com.microsoft", 1);
+  auto x = b.input("x", type, {1, 4, 6, 6});
+  auto f = [&](const std::string& name, float v) { return b.initializer(name, tensor::from<float>({v}, {})); };
+  auto z = [&](const std::string& name, int v) {
+    return b.initializer(name, tensor::from<T>({static_cast<T>(s8 ? v - 128 : v)}, {}));
+  };
+  const std::string ms = "com.microsoft";
+  auto xs = f("x_scale", 0.05f), xz = z("x_zp", 128);
+  auto sig = b.node({ms, "QLinearSigmoid"}, {x, xs, xz, f("sig_scale", 1.0f / 255), z("sig_zp", 0)});
+  auto lrelu = b.node({ms, "QLinearLeakyRelu"}, {x, xs, xz, f("lrelu_scale", 0.04f), z("lrelu_zp", 60)},
+                      {{"alpha", 0.1f}});
+  auto sum = b.node({ms, "QLinearAdd"}, {lrelu, "lrelu_scale", "lrelu_zp", sig, "sig_scale", "sig_zp",
+                                         f("sum_scale", 0.045f), z("sum_zp", 50)});
+  tensor k = tensor::zeros(type, {4, 1, 1});
+  for (int i = 0; i < 4; ++i) k.data<T>()[i] = static_cast<T>(40 + 50 * i - (s8 ? 128 : 0));
+  auto prod = b.node({ms, "QLinearMul"}, {sum, "sum_scale", "sum_zp", b.initializer("k", k), f("k_scale", 0.01f),
+                                          z("k_zp", 100), f("prod_scale", 0.03f), z("prod_zp", 90)});
+  auto cat = b.node({ms, "QLinearConcat"}, {f("cat_scale", 0.06f), z("cat_zp", 110), prod, "prod_scale", "prod_zp", x,
+                                            "x_scale", "x_zp"},
+                    {{"axis", 1}});
+  auto pool = b.node({ms, "QLinearGlobalAveragePool"}, {cat, "cat_scale", "cat_zp", f("pool_scale", 0.02f),
+                                                        z("pool_zp", 120)});
+  for (const auto& v : {sig, lrelu, sum, prod}) b.output(v, type, {1, 4, 6, 6});
+  b.output(cat, type, {1, 8, 6, 6});
+  b.output(pool, type, {1, 8, 1, 1});
+  const auto dir = out / (s8 ? "qlinear_ops_s8" : "qlinear_ops");
+  std::filesystem::create_directories(dir / "test_data_set_0");
+  if (auto s = b.save(dir / "model.onnx"); !s.ok()) return 1;
+  std::uniform_int_distribution<int> d(std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max());
+  tensor in = tensor::zeros(type, {1, 4, 6, 6});
+  for (auto& v : in.values<T>()) v = static_cast<T>(d(rng));
+  if (auto s = graph::write_tensor_file(in, dir / "test_data_set_0" / "input_0.pb", "x"); !s.ok()) return 1;
+  std::printf("wrote %s\n", (dir / "model.onnx").c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -98,5 +146,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: make_quant_models OUT_DIR\n");
     return 2;
   }
-  return mlp(argv[1]) || cnn(argv[1]);
+  return mlp(argv[1]) || cnn(argv[1]) || qlinear_ops<std::uint8_t>(argv[1]) || qlinear_ops<std::int8_t>(argv[1]);
 }

@@ -2,9 +2,9 @@
 // B_scale (B - B_zp)) / C_scale) + C_zp) with numpy broadcasting, rounding to
 // nearest even; scales are float32 scalars, zero points optional scalars of
 // T (0 when absent). Opset 1 of com.microsoft. Kernel
-// (kernels/cpu/qlinear_binary.hpp): uint8, int8, each input's term taken from
-// a 256-entry table of A_scale / C_scale (a - A_zp), as ONNX Runtime computes
-// it. Tested in test/unit/qlinear_contrib_test.cpp.
+// (kernels/cpu/qlinear_binary.hpp): uint8, int8, in the float32 order of ONNX
+// Runtime's x86 kernel (ties round as there). Tested in
+// test/unit/qlinear_contrib_test.cpp.
 #pragma once
 
 #include "onyx/ops/detail/qlinear.hpp"

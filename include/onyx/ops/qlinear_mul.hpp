@@ -3,7 +3,8 @@
 // nearest even; scales are float32 scalars, zero points optional scalars of
 // T (0 when absent). Opset 1 of com.microsoft. Kernel
 // (kernels/cpu/qlinear_binary.hpp): uint8, int8; the integer product (a -
-// A_zp)(b - B_zp) is exact and scaled once by A_scale B_scale / C_scale.
+// A_zp)(b - B_zp) is exact and scaled once by A_scale B_scale / C_scale, C_zp
+// added before rounding as ONNX Runtime's x86 kernel does.
 // Tested in test/unit/qlinear_contrib_test.cpp.
 #pragma once
 
