@@ -51,7 +51,7 @@
 // Constant-node weights (exporters that write no initializers) are moved to
 // initializers when a quantized node reads them; external data is read in.
 // Errors name the node and op. Tested in test/unit/quantize_tool_test.cpp and
-// by ctest's tool.quantize_* (tools/CMakeLists.txt).
+// by ctest's tool.quantize (test/quantize/check_tool.sh).
 #pragma once
 
 #include <filesystem>
