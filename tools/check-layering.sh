@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when a header includes one from a layer above its own:
-#   core <- ops <- registry <- graph <- runtime <- cli, and kernels/ above registry
+#   core <- ops <- registry <- graph <- runtime <- cli and tools, and kernels/ above registry
 # and graph (a kernel never includes the runtime). `check-layering.sh [ROOT]`.
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -12,6 +12,7 @@ declare -A allowed=(
   [include/onyx/graph]="core ops registry graph"
   [include/onyx/runtime]="core ops registry graph runtime"
   [include/onyx/cli]="core ops registry graph runtime cli"
+  [include/onyx/tools]="core ops registry graph runtime tools"
   [kernels]="core ops registry graph kernels"
 )
 status=0

@@ -1,12 +1,12 @@
 // bench/ort/run_ort.js: ONNX Runtime's side of bench/compare_ort.sh.
 //
 //   node run_ort.js MODEL [--input NAME=FILE.pb]... [--threads N] [--warmup W] [--runs R]
-//                   [--output-dir DIR]
+//                   [--output-dir DIR] [--optimization disabled|basic|extended|all]
 //     runs MODEL like onyx-run does and prints `session: created in C ms`
 //     (InferenceSession.create: reading, optimizing and preparing the model;
 //     the library is loaded before) and `latency: median X ms, min Y ms,
 //     max Z ms over R runs`. Session: intraOpNumThreads N, interOpNumThreads 1,
-//     graphOptimizationLevel all, sequential execution. With --output-dir,
+//     graphOptimizationLevel all (or --optimization's), sequential execution. With --output-dir,
 //     output i of the last run is written to DIR/output_i.pb (as onyx-run does).
 //   node run_ort.js --make-inputs MODEL DIR
 //     prints one NAME=FILE.pb line per model input, for both runtimes: the
@@ -141,6 +141,7 @@ async function bench(ort, argv) {
     else if (a === '--warmup') o.warmup = Number(argv[++i]);
     else if (a === '--runs') o.runs = Number(argv[++i]);
     else if (a === '--output-dir') o.outputDir = argv[++i];
+    else if (a === '--optimization') o.level = argv[++i];
     else o.model = a;
   }
   const c0 = process.hrtime.bigint();
@@ -148,7 +149,7 @@ async function bench(ort, argv) {
     intraOpNumThreads: o.threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
+    graphOptimizationLevel: o.level || 'all',
     logSeverityLevel: 3,
   });
   console.log(`session: created in ${(Number(process.hrtime.bigint() - c0) / 1e6).toFixed(3)} ms`);

@@ -9,6 +9,7 @@
 #include "onyx/ops/misc_ops.hpp"
 #include "onyx/ops/ml_ops.hpp"
 #include "onyx/ops/nn_ops.hpp"
+#include "onyx/ops/quant_ops.hpp"
 #include "onyx/ops/random_ops.hpp"
 #include "onyx/ops/recurrent_ops.hpp"
 #include "onyx/ops/sequence_ops.hpp"
@@ -34,7 +35,8 @@ using all_ops = op_list_cat_t<
     text_ops,
     training_ops,
     transformer_ops,
-    random_ops>;
+    random_ops,
+    quant_ops>;
 // clang-format on
 
 }  // namespace onyx

@@ -9,6 +9,7 @@
 #include "kernels/cpu/misc_kernels.hpp"
 #include "kernels/cpu/ml_kernels.hpp"
 #include "kernels/cpu/nn_kernels.hpp"
+#include "kernels/cpu/quant_kernels.hpp"
 #include "kernels/cpu/random_kernels.hpp"
 #include "kernels/cpu/recurrent_kernels.hpp"
 #include "kernels/cpu/sequence_kernels.hpp"

@@ -43,8 +43,10 @@ function(onyx_add_arm64_build_test)
   endif()
   list(REMOVE_DUPLICATES targets)
   add_test(NAME arm64.build COMMAND ${PROJECT_SOURCE_DIR}/tools/cross-build-arm64.sh ${PROJECT_BINARY_DIR}/arm64 ${targets})
-  # The cross configure may run host tools of this build (generated sources).
+  # The cross configure may run host tools of this build (generated sources),
+  # and reads the test data from where this build does (a checkout outside
+  # /work/main has no ../shared beside it).
   set_tests_properties(arm64.build PROPERTIES FIXTURES_SETUP arm64 TIMEOUT 1800
-                       ENVIRONMENT "ONYX_ARM64_CMAKE_ARGS=-DONYX_HOST_BUILD_DIR=${PROJECT_BINARY_DIR}")
+                       ENVIRONMENT "ONYX_ARM64_CMAKE_ARGS=-DONYX_HOST_BUILD_DIR=${PROJECT_BINARY_DIR} -DONYX_TEST_DATA=${ONYX_TEST_DATA}")
 endfunction()
 cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL onyx_add_arm64_build_test)

@@ -1,0 +1,960 @@
+// cmake/prebuilt/quantize.cpp: onyx-quantize's library side
+// (include/onyx/tools/quantize.hpp), compiled once into onyx_runtime.
+#include "onyx/tools/quantize.hpp"
+
+#include <algorithm>
+#include <cfenv>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <unordered_map>
+
+#include "onyx/session.hpp"
+
+namespace onyx::tools {
+
+namespace {
+
+using onnx::GraphProto;
+using onnx::ModelProto;
+using onnx::NodeProto;
+using onnx::TensorProto;
+
+status bad_node(const NodeProto& n, const std::string& why) {
+  return status(errc::invalid_model, "node '" + n.name() + "' (" + n.op_type() + "): " + why);
+}
+
+bool default_domain(const NodeProto& n) { return n.domain().empty() || n.domain() == "ai.onnx"; }
+
+// ---- the model ---------------------------------------------------------------
+
+/// The ai.onnx opset import (the one ORT's quantizer requires).
+result<onnx::OperatorSetIdProto*> default_opset(ModelProto& m) {
+  onnx::OperatorSetIdProto* found = nullptr;
+  for (auto& o : *m.mutable_opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") {
+      if (found) return status(errc::invalid_model, "the model imports the ai.onnx domain twice");
+      found = &o;
+    }
+  if (!found) return status(errc::invalid_model, "the model imports no ai.onnx opset");
+  return found;
+}
+
+/// External data read into the initializers, so the model stands alone.
+status internalize(GraphProto& g, graph::external_data_root& root) {
+  for (auto& init : *g.mutable_initializer()) {
+    if (init.data_location() != TensorProto::EXTERNAL) continue;
+    std::string name = init.name();
+    ONYX_ASSIGN(tensor t, graph::tensor_from_proto(init, &root));
+    init = graph::tensor_to_proto(t, name);
+  }
+  return ok();
+}
+
+/// The main graph's initializers and nodes by name, kept up to date by the
+/// rewrites below.
+class graph_index {
+ public:
+  explicit graph_index(GraphProto& g) : g_(g) {
+    for (int i = 0; i < g.initializer_size(); ++i) init_[g.initializer(i).name()] = i;
+    for (const auto& in : g.input()) inputs_.insert(in.name());
+    for (const auto& out : g.output()) outputs_.insert(out.name());
+  }
+
+  /// The initializer `name`, or nullptr.
+  TensorProto* initializer(const std::string& name) {
+    auto it = init_.find(name);
+    return it == init_.end() ? nullptr : g_.mutable_initializer(it->second);
+  }
+
+  /// Constant nodes (with a `value` tensor) that produce one of `names`
+  /// become initializers (exporters that write no initializers put weights
+  /// there).
+  void hoist_constants(const std::set<std::string>& names) {
+    for (int k = g_.node_size(); k-- > 0;) {
+      const auto& n = g_.node(k);
+      if (n.op_type() != "Constant" || !default_domain(n) || n.output_size() != 1 || !names.count(n.output(0)) ||
+          init_.count(n.output(0)))
+        continue;
+      for (const auto& a : n.attribute())
+        if (a.name() == "value" && a.has_t()) {
+          TensorProto t = a.t();
+          t.set_name(n.output(0));
+          add(std::move(t));
+          g_.mutable_node()->DeleteSubrange(k, 1);
+          break;
+        }
+    }
+  }
+
+  bool is_float_initializer(const std::string& name) {
+    auto* t = initializer(name);
+    return t && t->data_type() == TensorProto::FLOAT;
+  }
+
+  /// Adds (or replaces) an initializer.
+  void add(TensorProto t) {
+    if (auto it = init_.find(t.name()); it != init_.end()) {
+      *g_.mutable_initializer(it->second) = std::move(t);
+      return;
+    }
+    init_[t.name()] = g_.initializer_size();
+    *g_.add_initializer() = std::move(t);
+  }
+
+  bool has_initializer(const std::string& name) const { return init_.count(name) > 0; }
+
+  /// Drops the initializer `name` (a node now writes that value).
+  void remove(const std::string& name) {
+    auto it = init_.find(name);
+    if (it == init_.end()) return;
+    g_.mutable_initializer()->DeleteSubrange(it->second, 1);
+    init_.clear();
+    for (int i = 0; i < g_.initializer_size(); ++i) init_[g_.initializer(i).name()] = i;
+    for (int i = g_.input_size(); i-- > 0;)
+      if (g_.input(i).name() == name) g_.mutable_input()->DeleteSubrange(i, 1);
+  }
+  bool is_graph_input(const std::string& name) const { return inputs_.count(name) > 0; }
+  bool is_graph_output(const std::string& name) const { return outputs_.count(name) > 0; }
+
+  /// Drops initializers no node, nested graph or graph output reads (and
+  /// their graph inputs, in models of IR < 4).
+  void remove_unused() {
+    std::set<std::string> read(outputs_.begin(), outputs_.end());
+    collect_reads(g_, read);
+    GraphProto kept_inits;
+    for (auto& init : *g_.mutable_initializer())
+      if (read.count(init.name())) *kept_inits.add_initializer() = std::move(init);
+    std::set<std::string> dropped;
+    for (const auto& init : g_.initializer())
+      if (!read.count(init.name())) dropped.insert(init.name());
+    g_.mutable_initializer()->Swap(kept_inits.mutable_initializer());
+    for (int i = g_.input_size(); i-- > 0;)
+      if (dropped.count(g_.input(i).name())) g_.mutable_input()->DeleteSubrange(i, 1);
+    init_.clear();
+    for (int i = 0; i < g_.initializer_size(); ++i) init_[g_.initializer(i).name()] = i;
+  }
+
+ private:
+  static void collect_reads(const GraphProto& g, std::set<std::string>& read) {
+    for (const auto& n : g.node()) {
+      for (const auto& i : n.input()) read.insert(i);
+      for (const auto& a : n.attribute()) {
+        if (a.has_g()) collect_reads(a.g(), read);
+        for (const auto& sg : a.graphs()) collect_reads(sg, read);
+      }
+    }
+    for (const auto& o : g.output()) read.insert(o.name());
+  }
+
+  GraphProto& g_;
+  std::unordered_map<std::string, int> init_;
+  std::set<std::string> inputs_, outputs_;
+};
+
+result<tensor> read_float(const TensorProto& p) {
+  TensorProto copy = p;
+  ONYX_ASSIGN(tensor t, graph::tensor_from_proto(copy));
+  if (t.type() != dtype::float32)
+    return status(errc::invalid_argument, "tensor '" + p.name() + "' is not float32");
+  return t;
+}
+
+NodeProto make_node(const std::string& op, std::vector<std::string> inputs, std::vector<std::string> outputs,
+                    const std::string& name) {
+  NodeProto n;
+  n.set_op_type(op);
+  n.set_name(name);
+  for (auto& i : inputs) n.add_input(std::move(i));
+  for (auto& o : outputs) n.add_output(std::move(o));
+  return n;
+}
+
+void set_int(NodeProto& n, const std::string& name, std::int64_t v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(v);
+}
+
+template <class T> TensorProto make_tensor(const std::string& name, dtype t, const extents& shape,
+                                           const std::vector<T>& values) {
+  tensor x = tensor::zeros(t, shape);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    switch (t) {
+      case dtype::float32: x.data<float>()[i] = static_cast<float>(values[i]); break;
+      case dtype::int8: x.data<std::int8_t>()[i] = static_cast<std::int8_t>(values[i]); break;
+      case dtype::uint8: x.data<std::uint8_t>()[i] = static_cast<std::uint8_t>(values[i]); break;
+      case dtype::int32: x.data<std::int32_t>()[i] = static_cast<std::int32_t>(values[i]); break;
+      case dtype::int64: x.data<std::int64_t>()[i] = static_cast<std::int64_t>(values[i]); break;
+      default: break;
+    }
+  }
+  return graph::tensor_to_proto(x, name);
+}
+
+std::optional<const onnx::AttributeProto*> attribute(const NodeProto& n, const std::string& name) {
+  for (const auto& a : n.attribute())
+    if (a.name() == name) return &a;
+  return std::nullopt;
+}
+
+float float_attr(const NodeProto& n, const std::string& name, float def) {
+  auto a = attribute(n, name);
+  return a ? (*a)->f() : def;
+}
+
+std::int64_t int_attr(const NodeProto& n, const std::string& name, std::int64_t def) {
+  auto a = attribute(n, name);
+  return a ? (*a)->i() : def;
+}
+
+// ---- scales, zero points and quantized values (ORT's quant_utils) ---------------
+
+struct qrange {
+  int lo, hi;
+};
+
+/// The integer range of `t` (ORT's get_qmin_qmax_for_qType).
+qrange range_of(dtype t, bool reduce_range, bool symmetric) {
+  if (t == dtype::int8) {
+    if (reduce_range) return {-64, 64};
+    return symmetric ? qrange{-127, 127} : qrange{-128, 127};
+  }
+  return reduce_range ? qrange{0, 127} : qrange{0, 255};
+}
+
+struct qparams {
+  float scale = 1;
+  int zero_point = 0;
+};
+
+/// ORT's compute_scale_zp: [rmin, rmax] widened to hold 0 (and made symmetric
+/// when asked) onto [q.lo, q.hi]; the scale is computed in float64 and stored
+/// as float32, the zero point rounded half to even.
+qparams compute_qparams(float rmin, float rmax, qrange q, bool symmetric) {
+  rmin = std::min(rmin, 0.0f);
+  rmax = std::max(rmax, 0.0f);
+  if (symmetric) {
+    float absmax = std::max(std::fabs(rmin), std::fabs(rmax));
+    rmin = -absmax;
+    rmax = absmax;
+  }
+  const double dr = static_cast<double>(rmax - rmin);  // the difference in float32, as numpy
+  const double scale = dr / (static_cast<double>(q.hi) - static_cast<double>(q.lo));
+  qparams p;
+  if (!(scale >= static_cast<double>(std::numeric_limits<float>::min()))) return p;  // scale 1, zero point 0
+  p.zero_point = symmetric ? static_cast<int>(std::nearbyint((q.lo + q.hi) / 2.0))
+                           : static_cast<int>(std::nearbyint(q.lo - static_cast<double>(rmin) / scale));
+  p.scale = static_cast<float>(scale);
+  return p;
+}
+
+/// ORT's quantize_nparray: round(x / scale) + zero point (float32, half to
+/// even), clipped to the type's symmetric range for int8 ([-127, 127]) and to
+/// [0, 255] for uint8.
+int quantize_value(float x, qparams p, dtype t) {
+  float q = std::nearbyint(x / p.scale) + static_cast<float>(p.zero_point);
+  const float lo = t == dtype::int8 ? -127.0f : 0.0f, hi = t == dtype::int8 ? 127.0f : 255.0f;
+  q = std::min(std::max(q, lo), hi);
+  return static_cast<int>(q);
+}
+
+struct quantized_weight {
+  tensor values;                 // int8 or uint8, the weight's shape
+  std::vector<float> scales;     // one, or one per channel
+  std::vector<int> zero_points;
+};
+
+/// `w` quantized to `t` per tensor (axis < 0) or per slice along `axis`.
+quantized_weight quantize_weight(const tensor& w, dtype t, int axis, bool symmetric, bool reduce_range) {
+  quantized_weight r{tensor::zeros(t, w.shape()), {}, {}};
+  const auto& shape = w.shape();
+  std::int64_t channels = 1, inner = w.size(), outer = 1;
+  if (axis >= 0) {
+    channels = shape[axis];
+    inner = 1;
+    for (std::size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
+    outer = channels ? w.size() / (channels * inner) : 0;
+  }
+  const float* x = w.data<float>();
+  const qrange q = range_of(t, reduce_range, symmetric);
+  for (std::int64_t c = 0; c < channels; ++c) {
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    for (std::int64_t o = 0; o < outer; ++o)
+      for (std::int64_t i = 0; i < inner; ++i) {
+        float v = x[(o * channels + c) * inner + i];
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+    if (outer * inner == 0) lo = hi = 0;
+    qparams p = compute_qparams(lo, hi, q, symmetric);
+    r.scales.push_back(p.scale);
+    r.zero_points.push_back(p.zero_point);
+    for (std::int64_t o = 0; o < outer; ++o)
+      for (std::int64_t i = 0; i < inner; ++i) {
+        const std::int64_t k = (o * channels + c) * inner + i;
+        int v = quantize_value(x[k], p, t);
+        if (t == dtype::int8) r.values.data<std::int8_t>()[k] = static_cast<std::int8_t>(v);
+        else r.values.data<std::uint8_t>()[k] = static_cast<std::uint8_t>(v);
+      }
+  }
+  return r;
+}
+
+/// The names a quantized value goes by (ORT's QuantizedValue).
+struct quantized_names {
+  std::string q, scale, zero_point;
+};
+
+/// Stores `w` quantized as <name>_quantized, <name>_scale, <name>_zero_point
+/// (scalars per tensor, [channels] per channel).
+result<quantized_names> store_weight(graph_index& idx, const std::string& name, dtype t, int axis, bool symmetric,
+                                     bool reduce_range) {
+  TensorProto* p = idx.initializer(name);
+  if (!p) return status(errc::internal, "'" + name + "' is not a constant");
+  ONYX_ASSIGN(tensor w, read_float(*p));
+  if (axis >= static_cast<int>(w.shape().size()))
+    return status(errc::invalid_argument, "weight '" + name + "' has no axis " + std::to_string(axis));
+  quantized_weight qw = quantize_weight(w, t, axis, symmetric, reduce_range);
+  quantized_names n{name + "_quantized", name + "_scale", name + "_zero_point"};
+  extents s = axis >= 0 ? extents{w.shape()[axis]} : extents{};
+  idx.add(graph::tensor_to_proto(qw.values, n.q));
+  idx.add(make_tensor(n.scale, dtype::float32, s, qw.scales));
+  idx.add(make_tensor(n.zero_point, t, s, qw.zero_points));
+  return n;
+}
+
+// ---- dynamic quantization --------------------------------------------------------
+
+/// ORT's ONNXModel.replace_gemm_with_matmul, on the main graph.
+status gemm_to_matmul(GraphProto& g, graph_index& idx) {
+  GraphProto out;
+  for (auto& n : *g.mutable_node()) {
+    if (n.op_type() != "Gemm" || !default_domain(n) || float_attr(n, "alpha", 1) != 1.0f ||
+        float_attr(n, "beta", 1) != 1.0f || int_attr(n, "transA", 0) != 0 || n.input_size() < 2) {
+      *out.add_node() = std::move(n);
+      continue;
+    }
+    std::string b = n.input(1);
+    if (int_attr(n, "transB", 0) != 0) {
+      if (TensorProto* bp = idx.initializer(b); bp && bp->data_type() == TensorProto::FLOAT && bp->dims_size() == 2) {
+        ONYX_ASSIGN(tensor w, read_float(*bp));
+        const auto rows = w.shape()[0], cols = w.shape()[1];
+        tensor t = tensor::zeros(dtype::float32, {cols, rows});
+        for (std::int64_t r = 0; r < rows; ++r)
+          for (std::int64_t c = 0; c < cols; ++c) t.data<float>()[c * rows + r] = w.data<float>()[r * cols + c];
+        idx.add(graph::tensor_to_proto(t, b));  // in place, as ORT (which assumes B has no other reader)
+      } else {
+        std::string transposed = b + "_Transposed";
+        *out.add_node() = make_node("Transpose", {b}, {transposed}, n.name().empty() ? "" : n.name() + "_Transpose");
+        b = transposed;
+      }
+    }
+    const bool bias = n.input_size() > 2 && !n.input(2).empty();
+    const std::string y = n.output(0);
+    *out.add_node() = make_node("MatMul", {n.input(0), b}, {bias ? y + "_MatMul" : y},
+                                n.name().empty() ? "" : n.name() + "_MatMul");
+    if (bias) *out.add_node() = make_node("Add", {y + "_MatMul", n.input(2)}, {y}, n.name().empty() ? "" : n.name() + "_Add");
+  }
+  g.mutable_node()->Swap(out.mutable_node());
+  return ok();
+}
+
+class dynamic_quantizer {
+ public:
+  dynamic_quantizer(GraphProto& g, const dynamic_quantize_options& opt) : g_(g), idx_(g), opt_(opt) {}
+
+  result<quantize_summary> run() {
+    std::set<std::string> read;
+    for (const auto& n : g_.node())
+      if (selected(n) || (n.op_type() == "Gemm" && default_domain(n) && opt_.op_types.count("MatMul")))
+        read.insert(n.input().begin(), n.input().end());
+    idx_.hoist_constants(read);
+    ONYX_TRY(gemm_to_matmul(g_, idx_));
+    GraphProto old;
+    old.mutable_node()->Swap(g_.mutable_node());
+    for (auto& n : *old.mutable_node()) {
+      ONYX_ASSIGN(bool done, quantize(n));
+      if (!done) new_nodes_.push_back(std::move(n));
+    }
+    for (auto& n : new_nodes_) *g_.add_node() = std::move(n);
+    idx_.remove_unused();
+    return summary_;
+  }
+
+ private:
+  bool selected(const NodeProto& n) const {
+    return default_domain(n) && opt_.op_types.count(n.op_type()) && !opt_.nodes_to_exclude.count(n.name());
+  }
+
+  /// A_quantized, A_scale, A_zero_point from one DynamicQuantizeLinear.
+  quantized_names activation(const std::string& a) {
+    if (auto it = qmap_.find(a); it != qmap_.end()) return it->second;
+    quantized_names n{a + "_quantized", a + "_scale", a + "_zero_point"};
+    new_nodes_.push_back(make_node("DynamicQuantizeLinear", {a}, {n.q, n.scale, n.zero_point}, a + "_QuantizeLinear"));
+    ++summary_.quantized_activations;
+    return qmap_[a] = n;
+  }
+
+  result<quantized_names> weight(const std::string& w, int axis, bool reduce_range) {
+    if (auto it = qmap_.find(w); it != qmap_.end()) return it->second;
+    const bool symmetric = opt_.weight_type == dtype::int8;
+    ONYX_ASSIGN(auto n, store_weight(idx_, w, opt_.weight_type, axis, symmetric, opt_.reduce_range && reduce_range));
+    ++summary_.quantized_weights;
+    return qmap_[w] = n;
+  }
+
+  /// The Cast and the two Muls after MatMulInteger/ConvInteger (ORT's names).
+  void rescale(const std::string& integer_name, const std::string& integer_out, const quantized_names& a,
+               const quantized_names& w, const std::string& y) {
+    const std::string cast_out = integer_out + "_cast_output";
+    NodeProto cast = make_node("Cast", {integer_out}, {cast_out}, integer_out + "_cast");
+    set_int(cast, "to", TensorProto::FLOAT);
+    new_nodes_.push_back(std::move(cast));
+    const std::string mul = integer_name.empty() ? a.scale + "_" + w.scale + "_mul" : integer_name + "_scales_mul";
+    if (!scale_muls_.count(mul)) {
+      new_nodes_.push_back(make_node("Mul", {a.scale, w.scale}, {mul + ":0"}, mul));
+      scale_muls_.insert(mul);
+    }
+    new_nodes_.push_back(make_node("Mul", {cast_out, mul + ":0"}, {y},
+                                   integer_name.empty() ? "" : integer_name + "_output_scale_mul"));
+  }
+
+  /// True when `n` was rewritten (its replacement appended to new_nodes_).
+  result<bool> quantize(NodeProto& n) {
+    if (!selected(n)) return false;
+    const bool matmul = n.op_type() == "MatMul", conv = n.op_type() == "Conv";
+    if (!matmul && !conv) return false;
+    if (n.input_size() < 2 || n.output_size() < 1) return bad_node(n, "expected two inputs and an output");
+    if (!idx_.is_float_initializer(n.input(1))) {
+      summary_.notes.push_back(n.name() + " (" + n.op_type() + "): its weight is not a constant float tensor");
+      return false;
+    }
+    const std::string integer_name = n.name().empty() ? "" : n.name() + "_quant";
+    const std::string integer_out = n.output(0) + "_output_quantized";
+    quantized_names a = activation(n.input(0));
+    // MatMul: per column with per_channel (axis -1), reduce_range allowed;
+    // Conv: per tensor (ORT's ConvInteger quantizer).
+    int axis = -1;
+    if (matmul && opt_.per_channel) {
+      const TensorProto* b = idx_.initializer(n.input(1));
+      if (b->dims_size() == 0) return bad_node(n, "B is a scalar");
+      axis = b->dims_size() - 1;
+    }
+    ONYX_ASSIGN(quantized_names w, weight(n.input(1), axis, matmul));
+    NodeProto integer = make_node(matmul ? "MatMulInteger" : "ConvInteger", {a.q, w.q, a.zero_point, w.zero_point},
+                                  {integer_out}, integer_name);
+    if (conv)
+      for (const auto& attr : n.attribute()) *integer.add_attribute() = attr;
+    new_nodes_.push_back(std::move(integer));
+    const bool bias = conv && n.input_size() > 2 && !n.input(2).empty();
+    const std::string y = n.output(0);
+    rescale(integer_name, integer_out, a, w, bias ? y + "quant_scaled_output" : y);
+    if (bias) {
+      const TensorProto* wp = idx_.initializer(n.input(1));
+      std::vector<std::int64_t> shape(wp->dims_size(), 1);
+      if (shape.size() < 2) return bad_node(n, "the weight has rank below 2");
+      shape[1] = -1;
+      const std::string shape_name = y + "_bias_reshape_shape", reshaped = y + "_bias_reshape_output";
+      idx_.add(make_tensor(shape_name, dtype::int64, {static_cast<std::int64_t>(shape.size())}, shape));
+      new_nodes_.push_back(make_node("Reshape", {n.input(2), shape_name}, {reshaped}, ""));
+      new_nodes_.push_back(make_node("Add", {y + "quant_scaled_output", reshaped}, {y}, y + "_bias_add"));
+    }
+    ++summary_.quantized_nodes;
+    return true;
+  }
+
+  GraphProto& g_;
+  graph_index idx_;
+  const dynamic_quantize_options& opt_;
+  std::vector<NodeProto> new_nodes_;
+  std::map<std::string, quantized_names> qmap_;
+  std::set<std::string> scale_muls_;
+  quantize_summary summary_;
+};
+
+/// ORT's check_opset_version: below 10 becomes 11; 10 is refused here.
+status check_opset(ModelProto& m, std::int64_t least, const char* why) {
+  ONYX_ASSIGN(auto* opset, default_opset(m));
+  if (opset->version() < 10) opset->set_version(11);
+  if (opset->version() < least)
+    return status(errc::unsupported, "the model's ai.onnx opset is " + std::to_string(opset->version()) + "; " + why);
+  return ok();
+}
+
+}  // namespace
+
+result<quantize_summary> quantize_dynamic(ModelProto& m, const std::filesystem::path& model_dir,
+                                          const dynamic_quantize_options& opt) {
+  if (opt.weight_type != dtype::int8 && opt.weight_type != dtype::uint8)
+    return status(errc::invalid_argument, "weight_type must be int8 or uint8");
+  ONYX_TRY(check_opset(m, 11, "dynamic quantization needs DynamicQuantizeLinear (opset 11)"));
+  graph::external_data_root root(model_dir);
+  ONYX_TRY(internalize(*m.mutable_graph(), root));
+  const int rounding = std::fegetround();
+  std::fesetround(FE_TONEAREST);
+  auto r = dynamic_quantizer(*m.mutable_graph(), opt).run();
+  std::fesetround(rounding);
+  return r;
+}
+
+// ---- calibration -----------------------------------------------------------------
+
+result<std::vector<std::filesystem::path>> calibration_sets(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return status(errc::invalid_argument, "'" + dir.string() + "' is not a folder");
+  if (fs::exists(dir / "input_0.pb")) return std::vector<fs::path>{dir};
+  std::vector<fs::path> sets;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.is_directory() && e.path().filename().string().starts_with("test_data_set_") &&
+        fs::exists(e.path() / "input_0.pb"))
+      sets.push_back(e.path());
+  std::sort(sets.begin(), sets.end());
+  if (sets.empty())
+    return status(errc::invalid_argument, "'" + dir.string() + "' holds neither input_0.pb nor test_data_set_*/input_0.pb");
+  return sets;
+}
+
+namespace {
+
+/// Per-tensor statistics over all samples: min/max, then (percentile) a histogram.
+struct tensor_stats {
+  float min = std::numeric_limits<float>::infinity(), max = -std::numeric_limits<float>::infinity();
+  std::vector<double> hist;
+};
+
+constexpr int histogram_bins = 2048;
+
+}  // namespace
+
+result<std::map<std::string, tensor_range>> calibrate(const ModelProto& m, const std::filesystem::path& model_dir,
+                                                      const std::set<std::string>& tensors,
+                                                      const std::vector<std::filesystem::path>& sets,
+                                                      const static_quantize_options& opt) {
+  if (sets.empty()) return status(errc::invalid_argument, "calibration needs at least one set of sample inputs");
+  // The float model with every wanted tensor as a graph output.
+  ModelProto probe = m;
+  graph::external_data_root root(model_dir);
+  ONYX_TRY(internalize(*probe.mutable_graph(), root));
+  std::set<std::string> outputs;
+  for (const auto& o : probe.graph().output()) outputs.insert(o.name());
+  std::map<std::string, const onnx::ValueInfoProto*> infos;
+  for (const auto& v : probe.graph().value_info()) infos[v.name()] = &v;
+  std::set<std::string> init_names;
+  for (const auto& i : probe.graph().initializer()) init_names.insert(i.name());
+  std::vector<std::string> wanted;
+  for (const auto& t : tensors) {
+    if (init_names.count(t)) continue;
+    wanted.push_back(t);
+    if (outputs.count(t)) continue;
+    auto* o = probe.mutable_graph()->add_output();
+    if (auto it = infos.find(t); it != infos.end()) *o = *it->second;
+    o->set_name(t);
+  }
+  session_options so;
+  so.threads = opt.threads;
+  // Fusions would hide the wanted tensors inside fused nodes; constant folding is fine.
+  so.optimization_level = graph::passes::optimization_level::basic;
+  ONYX_ASSIGN(auto s, session::open_bytes(probe.SerializeAsString(), so));
+  std::map<std::string, std::size_t> out_index;
+  for (std::size_t i = 0; i < s->outputs().size(); ++i) out_index[s->outputs()[i].name] = i;
+
+  std::map<std::string, tensor_stats> stats;
+  auto each_run = [&](auto&& visit) -> status {
+    for (const auto& set : sets) {
+      std::vector<named_value> inputs;
+      for (std::size_t i = 0; i < s->inputs().size(); ++i) {
+        auto file = set / ("input_" + std::to_string(i) + ".pb");
+        if (!std::filesystem::exists(file)) break;
+        ONYX_ASSIGN(value v, graph::read_value_file(file));
+        inputs.emplace_back(s->inputs()[i].name, std::move(v));
+      }
+      std::vector<value> outs;
+      ONYX_TRY(std::move(s->run(inputs, outs)).with_context("calibration on " + set.string()));
+      for (const auto& t : wanted) {
+        auto it = out_index.find(t);
+        if (it == out_index.end() || !outs[it->second].is_tensor()) continue;
+        const tensor& x = outs[it->second].as_tensor();
+        if (x.type() != dtype::float32) continue;
+        visit(t, x.values<float>());
+      }
+    }
+    return ok();
+  };
+  ONYX_TRY(each_run([&](const std::string& t, std::span<const float> v) {
+    auto& st = stats[t];
+    for (float x : v)
+      if (std::isfinite(x)) {
+        st.min = std::min(st.min, x);
+        st.max = std::max(st.max, x);
+      }
+  }));
+  std::map<std::string, tensor_range> ranges;
+  if (opt.method == calibration_method::min_max) {
+    for (const auto& [t, st] : stats)
+      if (st.min <= st.max) ranges[t] = {st.min, st.max};
+    return ranges;
+  }
+  if (!(opt.percentile > 0 && opt.percentile <= 100))
+    return status(errc::invalid_argument, "the percentile must be in (0, 100]");
+  ONYX_TRY(each_run([&](const std::string& t, std::span<const float> v) {
+    auto& st = stats[t];
+    if (st.hist.empty()) st.hist.assign(histogram_bins, 0.0);
+    const double width = (static_cast<double>(st.max) - st.min) / histogram_bins;
+    for (float x : v) {
+      if (!std::isfinite(x)) continue;
+      int b = width > 0 ? static_cast<int>((x - static_cast<double>(st.min)) / width) : 0;
+      st.hist[std::clamp(b, 0, histogram_bins - 1)] += 1;
+    }
+  }));
+  const double cut = (100.0 - opt.percentile) / 200.0;  // fraction cut from each side
+  for (const auto& [t, st] : stats) {
+    if (!(st.min <= st.max)) continue;
+    double total = 0;
+    for (double h : st.hist) total += h;
+    const double width = (static_cast<double>(st.max) - st.min) / histogram_bins;
+    // The lower edge of the bin where the cumulative share first reaches
+    // `cut`, and the upper edge of the one where it reaches 1 - cut.
+    double acc = 0;
+    int lo = 0, hi = histogram_bins - 1;
+    for (int b = 0; b < histogram_bins; ++b) {
+      acc += st.hist[b];
+      if (acc / total >= cut) {
+        lo = b;
+        break;
+      }
+    }
+    acc = 0;
+    for (int b = 0; b < histogram_bins; ++b) {
+      acc += st.hist[b];
+      if (acc / total >= 1.0 - cut) {
+        hi = b;
+        break;
+      }
+    }
+    float rmin = static_cast<float>(st.min + lo * width), rmax = static_cast<float>(st.min + (hi + 1) * width);
+    ranges[t] = {std::max(rmin, st.min), std::min(rmax, st.max)};
+  }
+  return ranges;
+}
+
+// ---- static quantization (QDQ) ---------------------------------------------------
+
+namespace {
+
+class qdq_quantizer {
+ public:
+  qdq_quantizer(GraphProto& g, const static_quantize_options& opt) : g_(g), idx_(g), opt_(opt) {}
+
+  bool selected(const NodeProto& n) const {
+    return default_domain(n) && opt_.op_types.count(n.op_type()) && !opt_.nodes_to_exclude.count(n.name());
+  }
+
+  /// The float input slots of `n` that QDQ covers; weights and biases apart.
+  struct plan {
+    std::vector<int> activations;  // input slots quantized as uint8 activations (or constants)
+    int weight = -1, bias = -1, weight_axis = 0;
+    bool output = true;
+  };
+
+  std::optional<plan> plan_for(const NodeProto& n) {
+    const std::string& op = n.op_type();
+    plan p;
+    auto present = [&](int i) { return i < n.input_size() && !n.input(i).empty(); };
+    if (op == "Conv" || op == "Gemm" || op == "MatMul") {
+      if (!present(0) || !present(1)) return std::nullopt;
+      p.activations.push_back(0);
+      if (idx_.is_float_initializer(n.input(1))) {
+        p.weight = 1;
+        if (op == "Conv") p.weight_axis = 0;
+        else if (op == "Gemm") p.weight_axis = int_attr(n, "transB", 0) ? 0 : 1;
+        else p.weight_axis = 1;
+        const TensorProto* w = idx_.initializer(n.input(1));
+        if ((op != "Conv" && w->dims_size() != 2) || (op == "Conv" && w->dims_size() < 3)) return std::nullopt;
+      } else {
+        if (op == "Conv") return std::nullopt;  // non-constant Conv weights: left in float
+        p.activations.push_back(1);
+      }
+      if (present(2) && op != "MatMul") {
+        if (p.weight >= 0 && idx_.is_float_initializer(n.input(2))) p.bias = 2;
+        else return std::nullopt;
+      }
+      if (op == "Gemm" && int_attr(n, "transA", 0)) return std::nullopt;
+      return p;
+    }
+    if (op == "Add" || op == "Mul" || op == "Concat") {
+      for (int i = 0; i < n.input_size(); ++i)
+        if (present(i)) p.activations.push_back(i);
+      return p;
+    }
+    if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "Sigmoid" ||
+        op == "LeakyRelu" || op == "Resize") {
+      if (!present(0)) return std::nullopt;
+      if (op == "MaxPool" && n.output_size() > 1 && !n.output(1).empty()) return std::nullopt;  // indices
+      p.activations.push_back(0);
+      return p;
+    }
+    return std::nullopt;
+  }
+
+  /// The tensors calibration must measure for the selected nodes (after
+  /// moving the constants they read to initializers).
+  std::set<std::string> tensors_to_calibrate() {
+    std::set<std::string> read;
+    for (const auto& n : g_.node())
+      if (selected(n)) read.insert(n.input().begin(), n.input().end());
+    idx_.hoist_constants(read);
+    std::set<std::string> t;
+    for (const auto& n : g_.node()) {
+      if (!selected(n)) continue;
+      auto p = plan_for(n);
+      if (!p) continue;
+      for (int i : p->activations)
+        if (!idx_.has_initializer(n.input(i))) t.insert(n.input(i));
+      t.insert(n.output(0));
+    }
+    // Relu/Clip outputs, for the range adjustment (ORT's adjust_tensor_ranges).
+    for (const auto& n : g_.node())
+      if ((n.op_type() == "Relu" || n.op_type() == "Clip") && default_domain(n) && t.count(n.input(0)))
+        t.insert(n.output(0));
+    return t;
+  }
+
+  result<quantize_summary> run(std::map<std::string, tensor_range> ranges) {
+    // ORT's adjust_tensor_ranges: a Relu/Clip input read by that node alone takes its output's range.
+    std::map<std::string, int> readers;
+    for (const auto& n : g_.node())
+      for (const auto& i : n.input()) ++readers[i];
+    for (const auto& n : g_.node())
+      if ((n.op_type() == "Relu" || n.op_type() == "Clip") && default_domain(n) && readers[n.input(0)] == 1 &&
+          ranges.count(n.input(0)) && ranges.count(n.output(0)) && !idx_.is_graph_output(n.input(0)))
+        ranges[n.input(0)] = ranges[n.output(0)];
+
+    // What to quantize.
+    std::set<std::string> activations;  // value names given a Q/DQ pair
+    std::vector<std::pair<int, plan>> nodes;
+    for (int k = 0; k < g_.node_size(); ++k) {
+      const auto& n = g_.node(k);
+      if (!selected(n)) continue;
+      auto p = plan_for(n);
+      if (!p) {
+        summary_.notes.push_back(n.name() + " (" + n.op_type() + "): not a pattern QDQ covers; left in float");
+        continue;
+      }
+      bool have = true;
+      for (int i : p->activations)
+        if (!idx_.has_initializer(n.input(i)) && !ranges.count(n.input(i))) have = false;
+      if (!ranges.count(n.output(0))) have = false;
+      if (!have) {
+        summary_.notes.push_back(n.name() + " (" + n.op_type() + "): a tensor was not measured (not float32?); left in float");
+        continue;
+      }
+      for (int i : p->activations)
+        if (!idx_.has_initializer(n.input(i))) activations.insert(n.input(i));
+      activations.insert(n.output(0));
+      nodes.emplace_back(k, *p);
+    }
+
+    // Quantization parameters of the activations.
+    const qrange u8 = range_of(dtype::uint8, false, false);
+    std::vector<NodeProto> head;  // Q/DQ of graph inputs and DQ of weights, before the graph's nodes
+    std::map<std::string, std::vector<NodeProto>> after;  // Q/DQ after each tensor's producer
+    std::map<std::string, std::string> renamed;           // activation -> its DQ output
+    std::map<std::string, std::string> output_renamed;    // graph output -> its producer's new output name
+    for (const auto& t : activations) {
+      const auto& r = ranges.at(t);
+      qparams qp = compute_qparams(r.min, r.max, u8, false);
+      quant_[t] = qp;
+      const std::string scale = t + "_scale", zp = t + "_zero_point";
+      idx_.add(make_tensor(scale, dtype::float32, {}, std::vector<float>{qp.scale}));
+      idx_.add(make_tensor(zp, dtype::uint8, {}, std::vector<int>{qp.zero_point}));
+      std::string q_in = t, dq_out = t + "_DequantizeLinear_Output";
+      if (idx_.is_graph_output(t)) {
+        q_in = t + "_QuantizeLinear_Input";
+        dq_out = t;
+        output_renamed[t] = q_in;
+        summary_.output_steps[t] = qp.scale;
+      } else {
+        renamed[t] = dq_out;
+      }
+      std::vector<NodeProto> pair;
+      pair.push_back(make_node("QuantizeLinear", {q_in, scale, zp}, {t + "_QuantizeLinear_Output"}, t + "_QuantizeLinear"));
+      pair.push_back(make_node("DequantizeLinear", {t + "_QuantizeLinear_Output", scale, zp}, {dq_out},
+                               t + "_DequantizeLinear"));
+      if (idx_.is_graph_input(t)) head.insert(head.end(), pair.begin(), pair.end());
+      else after[t] = std::move(pair);
+      ++summary_.quantized_activations;
+    }
+
+    // Weights, biases and constant inputs, and the rewired inputs.
+    std::map<int, std::map<int, std::string>> new_inputs;  // node -> slot -> value
+    for (auto& [k, p] : nodes) {
+      NodeProto& n = *g_.mutable_node(k);
+      if (p.weight >= 0) {
+        ONYX_ASSIGN(std::string dq, weight(n.input(p.weight), p.weight_axis, head));
+        new_inputs[k][p.weight] = dq;
+      }
+      if (p.bias >= 0) {
+        const quantized_names& w = weights_.at(n.input(p.weight));
+        const float beta = n.op_type() == "Gemm" ? float_attr(n, "beta", 1) : 1.0f;
+        ONYX_ASSIGN(std::string dq, bias(n.input(p.bias), quant_.at(n.input(0)).scale, w, beta, head));
+        new_inputs[k][p.bias] = dq;
+        if (n.op_type() == "Gemm")
+          for (auto& a : *n.mutable_attribute())
+            if (a.name() == "beta") a.set_f(1.0f);
+      }
+      for (int i : p.activations)
+        if (idx_.has_initializer(n.input(i))) {
+          ONYX_ASSIGN(std::string dq, constant(n.input(i), head));
+          new_inputs[k][i] = dq;
+        }
+      ++summary_.quantized_nodes;
+    }
+
+    // The new node list: head, then each node (inputs rewired) and the Q/DQ of its outputs.
+    GraphProto out;
+    for (auto& n : head) *out.add_node() = std::move(n);
+    for (int k = 0; k < g_.node_size(); ++k) {
+      NodeProto n = g_.node(k);
+      for (int i = 0; i < n.input_size(); ++i) {
+        if (auto it = new_inputs.find(k); it != new_inputs.end() && it->second.count(i)) n.set_input(i, it->second.at(i));
+        else if (auto r = renamed.find(n.input(i)); r != renamed.end()) n.set_input(i, r->second);
+      }
+      std::vector<std::string> produced(n.output().begin(), n.output().end());
+      for (int i = 0; i < n.output_size(); ++i)
+        if (auto o = output_renamed.find(n.output(i)); o != output_renamed.end()) n.set_output(i, o->second);
+      *out.add_node() = std::move(n);
+      for (const auto& t : produced)
+        if (auto it = after.find(t); it != after.end())
+          for (auto& q : it->second) *out.add_node() = std::move(q);
+    }
+    // Readers of a graph output read its DequantizeLinear, which keeps the
+    // name; nested graphs that capture another quantized value read its
+    // DequantizeLinear output like every other reader.
+    rename_captures(out, renamed);
+    g_.mutable_node()->Swap(out.mutable_node());
+    idx_.remove_unused();
+    return summary_;
+  }
+
+ private:
+  static void rename_captures(GraphProto& g, const std::map<std::string, std::string>& renamed) {
+    for (auto& n : *g.mutable_node())
+      for (auto& a : *n.mutable_attribute()) {
+        if (a.has_g()) rename_in(*a.mutable_g(), renamed);
+        for (auto& sg : *a.mutable_graphs()) rename_in(sg, renamed);
+      }
+  }
+  static void rename_in(GraphProto& g, const std::map<std::string, std::string>& renamed) {
+    std::set<std::string> local;
+    for (const auto& i : g.input()) local.insert(i.name());
+    for (const auto& i : g.initializer()) local.insert(i.name());
+    for (const auto& n : g.node())
+      for (const auto& o : n.output()) local.insert(o);
+    for (auto& n : *g.mutable_node())
+      for (int i = 0; i < n.input_size(); ++i)
+        if (!local.count(n.input(i)))
+          if (auto r = renamed.find(n.input(i)); r != renamed.end()) n.set_input(i, r->second);
+    rename_captures(g, renamed);
+  }
+
+  /// W -> W_quantized (int8 symmetric, per channel or per tensor) and its DequantizeLinear.
+  result<std::string> weight(const std::string& w, int axis, std::vector<NodeProto>& head) {
+    const std::string dq = w + "_DequantizeLinear_Output";
+    if (weights_.count(w)) return dq;
+    ONYX_ASSIGN(auto n, store_weight(idx_, w, dtype::int8, opt_.per_channel ? axis : -1, true, false));
+    NodeProto node = make_node("DequantizeLinear", {n.q, n.scale, n.zero_point}, {dq}, w + "_DequantizeLinear");
+    if (opt_.per_channel) set_int(node, "axis", axis);
+    head.push_back(std::move(node));
+    weights_[w] = n;
+    ++summary_.quantized_weights;
+    return dq;
+  }
+
+  /// B -> B_quantized (int32, scale input_scale * weight_scale * beta, zero
+  /// point 0); its DequantizeLinear writes B itself, as in ORT.
+  result<std::string> bias(const std::string& b, float input_scale, const quantized_names& w, float beta,
+                           std::vector<NodeProto>& head) {
+    if (biases_.count(b)) return b;
+    ONYX_ASSIGN(tensor bt, read_float(*idx_.initializer(b)));
+    ONYX_ASSIGN(tensor ws, read_float(*idx_.initializer(w.scale)));
+    const auto nb = bt.size(), nw = ws.size();
+    if (nw != 1 && nw != nb)
+      return status(errc::invalid_argument, "bias '" + b + "' has " + std::to_string(nb) + " values for " +
+                                                std::to_string(nw) + " weight scales");
+    std::vector<float> scales(nw);
+    std::vector<std::int32_t> q(nb);
+    for (std::int64_t c = 0; c < nw; ++c) {
+      scales[c] = input_scale * ws.data<float>()[c] * beta;
+      if (scales[c] == 0) scales[c] = 1;
+    }
+    for (std::int64_t i = 0; i < nb; ++i) {
+      const float s = scales[nw == 1 ? 0 : i];
+      double v = std::nearbyint(bt.data<float>()[i] / s);
+      v = std::clamp(v, -2147483648.0, 2147483647.0);
+      q[i] = static_cast<std::int32_t>(v);
+    }
+    const std::string qn = b + "_quantized", sn = b + "_quantized_scale", zn = b + "_quantized_zero_point";
+    idx_.add(make_tensor(qn, dtype::int32, bt.shape(), q));
+    const extents s = nw == 1 ? extents{} : extents{nw};
+    idx_.add(make_tensor(sn, dtype::float32, s, scales));
+    idx_.add(make_tensor(zn, dtype::int32, s, std::vector<int>(nw, 0)));
+    NodeProto node = make_node("DequantizeLinear", {qn, sn, zn}, {b}, b + "_DequantizeLinear");
+    if (nw != 1) set_int(node, "axis", 0);
+    head.push_back(std::move(node));
+    idx_.remove(b);
+    biases_.insert(b);
+    ++summary_.quantized_weights;
+    return b;
+  }
+
+  /// A constant input of Add, Mul, Concat...: uint8 over its own range.
+  result<std::string> constant(const std::string& c, std::vector<NodeProto>& head) {
+    const std::string dq = c + "_DequantizeLinear_Output";
+    if (weights_.count(c)) return dq;
+    TensorProto* p = idx_.initializer(c);
+    if (p->data_type() != TensorProto::FLOAT) return c;  // not float: read as it is
+    ONYX_ASSIGN(auto n, store_weight(idx_, c, dtype::uint8, -1, false, false));
+    head.push_back(make_node("DequantizeLinear", {n.q, n.scale, n.zero_point}, {dq}, c + "_DequantizeLinear"));
+    weights_[c] = n;
+    ++summary_.quantized_weights;
+    return dq;
+  }
+
+  GraphProto& g_;
+  graph_index idx_;
+  const static_quantize_options& opt_;
+  std::map<std::string, qparams> quant_;
+  std::map<std::string, quantized_names> weights_;
+  std::set<std::string> biases_;
+  quantize_summary summary_;
+};
+
+}  // namespace
+
+result<quantize_summary> quantize_static(ModelProto& m, const std::filesystem::path& model_dir,
+                                         const std::vector<std::filesystem::path>& sets,
+                                         const static_quantize_options& opt) {
+  ONYX_TRY(check_opset(m, opt.per_channel ? 13 : 10,
+                       opt.per_channel ? "per-channel weights need DequantizeLinear's axis (opset 13); "
+                                         "quantize per tensor instead"
+                                       : "QuantizeLinear needs opset 10"));
+  graph::external_data_root root(model_dir);
+  ONYX_TRY(internalize(*m.mutable_graph(), root));
+  const int rounding = std::fegetround();
+  std::fesetround(FE_TONEAREST);
+  qdq_quantizer q(*m.mutable_graph(), opt);
+  auto tensors = q.tensors_to_calibrate();  // also moves Constant-node weights to initializers
+  auto ranges = calibrate(m, model_dir, tensors, sets, opt);
+  if (!ranges.ok()) {
+    std::fesetround(rounding);
+    return ranges.error();
+  }
+  auto r = q.run(std::move(ranges).value());
+  std::fesetround(rounding);
+  return r;
+}
+
+}  // namespace onyx::tools

@@ -1,0 +1,23 @@
+// ops::QLinearAdd (com.microsoft): C = saturate(round((A_scale (A - A_zp) +
+// B_scale (B - B_zp)) / C_scale) + C_zp) with numpy broadcasting, rounding to
+// nearest even; scales are float32 scalars, zero points optional scalars of
+// T (0 when absent). Opset 1 of com.microsoft. Kernel
+// (kernels/cpu/qlinear_binary.hpp): uint8, int8, in the float32 order of ONNX
+// Runtime's x86 kernel (ties round as there). Tested in
+// test/unit/qlinear_contrib_test.cpp.
+#pragma once
+
+#include "onyx/ops/detail/qlinear.hpp"
+
+namespace onyx::ops {
+
+struct QLinearAdd {
+  static constexpr std::string_view domain = "com.microsoft", name = "QLinearAdd";
+  static constexpr int since = 1, until = latest;
+  static constexpr arity inputs{7, 8}, outputs{1, 1};
+  static constexpr dtype_set T = detail::qlinear_8bit;
+  struct attributes {};
+  static status infer(const attributes&, infer_context& c) { return detail::infer_qlinear_binary(c); }
+};
+
+}  // namespace onyx::ops
