@@ -13,12 +13,14 @@ else()
 endif()
 file(GLOB ONYX_ISA_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/cpu/isa/*.cpp)
 foreach(src IN LISTS ONYX_ISA_SOURCES)
-  if(src MATCHES "_(scalar|sse|avx2|avx512|neon)(vnni)?\\.cpp$" AND NOT CMAKE_MATCH_1 IN_LIST ONYX_ISA_LEVELS)
+  if(src MATCHES "_(scalar|sse|avx2|avx512|neon)(vnni|vbmi)?\\.cpp$" AND NOT CMAKE_MATCH_1 IN_LIST ONYX_ISA_LEVELS)
     continue()  # another processor's level
   endif()
   target_sources(onyx_isa PRIVATE ${src})
   if(src MATCHES "_avx512vnni\\.cpp$")  # chosen at run time only where CPUID reports AVX512_VNNI
     set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512dq;-mavx512bw;-mavx512vl;-mavx512vnni;-mavx2;-mfma")
+  elseif(src MATCHES "_avx512vbmi\\.cpp$")  # chosen at run time only where CPUID reports AVX512_VBMI
+    set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vbmi")
   elseif(src MATCHES "_avx512\\.cpp$")
     set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512dq;-mavx512bw;-mavx512vl;-mavx2;-mfma")
   elseif(src MATCHES "_avx2\\.cpp$")

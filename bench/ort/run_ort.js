@@ -1,7 +1,7 @@
 // bench/ort/run_ort.js: ONNX Runtime's side of bench/compare_ort.sh.
 //
 //   node run_ort.js MODEL [--input NAME=FILE.pb]... [--threads N] [--warmup W] [--runs R]
-//                   [--output-dir DIR] [--optimization disabled|basic|extended|all]
+//                   [--output-dir DIR] [--optimization disabled|basic|extended|all] [--profile PREFIX]
 //     runs MODEL like onyx-run does and prints `session: created in C ms`
 //     (InferenceSession.create: reading, optimizing and preparing the model;
 //     the library is loaded before) and `latency: median X ms, min Y ms,
@@ -142,6 +142,7 @@ async function bench(ort, argv) {
     else if (a === '--runs') o.runs = Number(argv[++i]);
     else if (a === '--output-dir') o.outputDir = argv[++i];
     else if (a === '--optimization') o.level = argv[++i];
+    else if (a === '--profile') o.profile = argv[++i];
     else o.model = a;
   }
   const c0 = process.hrtime.bigint();
@@ -151,6 +152,7 @@ async function bench(ort, argv) {
     executionMode: 'sequential',
     graphOptimizationLevel: o.level || 'all',
     logSeverityLevel: 3,
+    ...(o.profile ? {enableProfiling: true, profileFilePrefix: o.profile} : {}),
   });
   console.log(`session: created in ${(Number(process.hrtime.bigint() - c0) / 1e6).toFixed(3)} ms`);
   const feeds = {};
@@ -174,6 +176,7 @@ async function bench(ort, argv) {
       fs.writeFileSync(path.join(o.outputDir, `output_${i}.pb`), encodeTensor(name, t.type, t.dims, t.data));
     });
   }
+  if (o.profile) s.endProfiling();  // ORT's JSON trace: PREFIX_<date>.json
   ms.sort((a, b) => a - b);
   const h = ms.length >> 1;
   const median = ms.length % 2 ? ms[h] : (ms[h - 1] + ms[h]) / 2;

@@ -309,18 +309,13 @@ template <> struct kernel<ops::QLinearConv, cpu> {
     for (std::size_t i = 0; i < factor.size(); ++i)
       factor[i] = round_to(dtype::float32, round_to(dtype::float32, sx[0] * sw[i]) / sy[0]);
     const bool out_signed = y.type() == dtype::int8;
-    const double lo = out_signed ? -128 : 0, hi = out_signed ? 127 : 255, z = zy[0];
+    const double z = zy[0];
+    const auto requantize = isa::q8_active().requantize;
     auto* out = static_cast<std::uint8_t*>(y.raw());
     return q8_conv(c, c.attrs(), 0, 3, 2, 5, y.shape(), [&](std::int64_t at, std::int64_t oc, const q8_block& blk) {
-      for (std::int64_t r = 0; r < blk.rows; ++r) {
-        const double f = factor[static_cast<std::size_t>(oc + r)], bb = bias[static_cast<std::size_t>(oc + r)];
-        const std::int32_t* acc = blk.acc + r * blk.ld;
-        std::uint8_t* yr = out + at + r * plane;
-        for (std::int64_t j = 0; j < blk.cols; ++j) {
-          const double v = std::clamp(std::nearbyint((acc[j] + bb) * f + z), lo, hi);
-          yr[j] = out_signed ? static_cast<std::uint8_t>(static_cast<std::int8_t>(v)) : static_cast<std::uint8_t>(v);
-        }
-      }
+      for (std::int64_t r = 0; r < blk.rows; ++r)
+        requantize(blk.acc + r * blk.ld, blk.cols, nullptr, bias[static_cast<std::size_t>(oc + r)], nullptr,
+                   factor[static_cast<std::size_t>(oc + r)], z, out_signed, out + at + r * plane);
     });
   }
 };

@@ -239,19 +239,14 @@ template <> struct kernel<ops::QLinearMatMul, cpu> {
       for (std::size_t i = 0; i < (per_row ? static_cast<std::size_t>(m) : 1); ++i)
         for (std::size_t j = 0; j < static_cast<std::size_t>(n); ++j)
           factor[i * n + j] = round_to(dtype::float32, round_to(dtype::float32, sa[i] * sb[j]) / sy[0]);
-      const double lo = y.type() == dtype::int8 ? -128 : 0, hi = y.type() == dtype::int8 ? 127 : 255;
       const double z = zy[0];
       auto* out = static_cast<std::uint8_t*>(y.raw());
       const bool out_signed = y.type() == dtype::int8;
+      const auto requantize = isa::q8_active().requantize;
       return q8_matmul(c, 0, 3, 2, 5, [&](std::int64_t at, const q8_block& blk) {
         for (std::int64_t r = 0; r < blk.rows; ++r) {
           const double* f = factor.data() + (per_row ? ((blk.i0 + r) % m) * n : 0) + blk.j0;
-          std::uint8_t* yr = out + at + r * n;
-          const std::int32_t* acc = blk.acc + r * blk.ld;
-          for (std::int64_t j = 0; j < blk.cols; ++j) {
-            const double v = std::clamp(std::nearbyint(acc[j] * f[j] + z), lo, hi);
-            yr[j] = out_signed ? static_cast<std::uint8_t>(static_cast<std::int8_t>(v)) : static_cast<std::uint8_t>(v);
-          }
+          requantize(blk.acc + r * blk.ld, blk.cols, nullptr, 0.0, f, 0.0, z, out_signed, out + at + r * n);
         }
       });
     }

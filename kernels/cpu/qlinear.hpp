@@ -13,6 +13,7 @@
 #include <limits>
 #include <string>
 
+#include "kernels/cpu/isa/q8.hpp"
 #include "onyx/core/parallel.hpp"
 #include "onyx/core/status.hpp"
 #include "onyx/core/tensor.hpp"
@@ -70,9 +71,8 @@ template <class T, class F> table make_table(float x_scale, int x_zp, float y_sc
 
 /// y[i] = table[x[i]] over n bytes, split over the pool.
 inline void lookup(const table& t, const std::uint8_t* x, std::uint8_t* y, std::int64_t n, const thread_pool* pool) {
-  parallel_for(pool, n, grain_for(1), [&](std::int64_t b, std::int64_t e) {
-    for (std::int64_t i = b; i < e; ++i) y[i] = t[x[i]];
-  });
+  const isa::u8_lookup_fn f = isa::u8_lookup();
+  parallel_for(pool, n, grain_for(1), [&](std::int64_t b, std::int64_t e) { f(t.data(), x + b, y + b, e - b); });
 }
 
 }  // namespace onyx::kernels::cpu::qlinear

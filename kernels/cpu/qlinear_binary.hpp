@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "kernels/cpu/broadcast.hpp"
+#include "kernels/cpu/isa/q8.hpp"
 #include "kernels/cpu/qlinear.hpp"
 #include "onyx/ops/qlinear_add.hpp"
 #include "onyx/ops/qlinear_mul.hpp"
@@ -40,6 +41,27 @@ template <class T, class Op> result<qlinear_binary_params> qlinear_binary_params
 }
 
 /// round(v) saturated to T (v already holds the output zero point).
+/// o[i] = saturate(round_half_even(v[i])) for a row of floats, by the vector
+/// quantizer of the int8 level (v / 1 + zero: exact; int8 through uint8 with
+/// the zero moved up by 128 and the sign bit flipped). `v` is overwritten.
+template <class T> void round_saturate_row(float* v, std::int64_t n, T* o) {
+  constexpr bool is_signed = std::is_signed_v<T>;
+  auto* bytes = reinterpret_cast<std::uint8_t*>(o);
+  isa::q8_active().f32_quantize_u8(v, n, 1.0f, is_signed ? 128.0f : 0.0f, bytes);
+  if (is_signed)
+    for (std::int64_t i = 0; i < n; ++i) bytes[i] ^= 0x80;
+}
+
+/// Runs row(values, count, out) over [0, n) in chunks of at most 256 floats.
+template <class T, class F> void in_chunks(std::int64_t n, T* out, F fill) {
+  float v[256];
+  for (std::int64_t i0 = 0; i0 < n; i0 += 256) {
+    const std::int64_t m = std::min<std::int64_t>(256, n - i0);
+    fill(i0, m, v);
+    round_saturate_row(v, m, out + i0);
+  }
+}
+
 template <class T> T round_saturate(float v) {
   constexpr float lo = std::numeric_limits<T>::lowest(), hi = std::numeric_limits<T>::max();
   return static_cast<T>(std::clamp(std::nearbyint(v), lo, hi));
@@ -72,14 +94,19 @@ template <class T> status qlinear_add(const call<ops::QLinearAdd>& c) {
     const T* ra = xa + off[0];
     const T* rb = xb + off[1];
     if (da && db) {
-      for (std::int64_t i = 0; i < n; ++i)
-        o[i] = round_saturate<T>((fixed + ta[qlinear::index(ra[i])]) + tb[qlinear::index(rb[i])]);
+      in_chunks(n, o, [&](std::int64_t i0, std::int64_t m, float* v) {
+        for (std::int64_t i = 0; i < m; ++i) v[i] = (fixed + ta[qlinear::index(ra[i0 + i])]) + tb[qlinear::index(rb[i0 + i])];
+      });
     } else if (da) {
       const float f = fixed + tb[qlinear::index(*rb)];
-      for (std::int64_t i = 0; i < n; ++i) o[i] = round_saturate<T>(f + ta[qlinear::index(ra[i])]);
+      in_chunks(n, o, [&](std::int64_t i0, std::int64_t m, float* v) {
+        for (std::int64_t i = 0; i < m; ++i) v[i] = f + ta[qlinear::index(ra[i0 + i])];
+      });
     } else if (db) {
       const float f = fixed_swapped + ta[qlinear::index(*ra)];
-      for (std::int64_t i = 0; i < n; ++i) o[i] = round_saturate<T>(f + tb[qlinear::index(rb[i])]);
+      in_chunks(n, o, [&](std::int64_t i0, std::int64_t m, float* v) {
+        for (std::int64_t i = 0; i < m; ++i) v[i] = f + tb[qlinear::index(rb[i0 + i])];
+      });
     } else {
       std::fill_n(o, n, round_saturate<T>((fixed + ta[qlinear::index(*ra)]) + tb[qlinear::index(*rb)]));
     }
@@ -92,13 +119,25 @@ template <class T> status qlinear_mul(const call<ops::QLinearMul>& c) {
   // MLAS: c = round(float((a - A_zp)(b - B_zp)) * (A_scale B_scale / C_scale) + C_zp).
   const float m = p.a_scale * p.b_scale / p.c_scale, zc = static_cast<float>(p.c_zp);
   const int za = p.a_zp, zb = p.b_zp;
-  return broadcast_binary<T, T, T>(
-      c.input(0), c.input(3), c.output(0),
-      [=](T a, T b) {
-        const int product = (static_cast<int>(a) - za) * (static_cast<int>(b) - zb);
-        return round_saturate<T>(static_cast<float>(product) * m + zc);
-      },
-      c.pool());
+  const tensor &a = c.input(0), &b = c.input(3);
+  tensor& y = c.output(0);
+  ONYX_ASSIGN(auto plan, (plan_broadcast<2>(y.shape(), {&a.shape(), &b.shape()})));
+  const T* xa = a.data<T>();
+  const T* xb = b.data<T>();
+  T* out = y.data<T>();
+  const bool da = plan.inner_dense(0), db = plan.inner_dense(1);
+  const auto at = [](const T* p, bool dense, std::int64_t i) { return static_cast<int>(p[dense ? i : 0]); };
+  for_each_row(plan, c.pool(), elementwise_grain, [&](std::int64_t pos, const std::array<std::int64_t, 2>& off, std::int64_t n) {
+    const T* ra = xa + off[0];
+    const T* rb = xb + off[1];
+    in_chunks(n, out + pos, [&](std::int64_t i0, std::int64_t cnt, float* v) {
+      for (std::int64_t i = 0; i < cnt; ++i) {
+        const int product = (at(ra, da, i0 + i) - za) * (at(rb, db, i0 + i) - zb);
+        v[i] = static_cast<float>(product) * m + zc;
+      }
+    });
+  });
+  return ok();
 }
 
 }  // namespace kernels::cpu

@@ -3,6 +3,7 @@
 // the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
 
+#include "onyx/ops/fused/qlinear_lookup.hpp"
 #include "onyx/ops/qlinear_add.hpp"
 #include "onyx/ops/qlinear_concat.hpp"
 #include "onyx/ops/qlinear_global_average_pool.hpp"
@@ -21,7 +22,8 @@ using quant_ops = op_list<
     ops::QLinearSigmoid,
     ops::QLinearLeakyRelu,
     ops::QLinearGlobalAveragePool,
-    ops::QLinearConcat>;
+    ops::QLinearConcat,
+    ops::fused::QLinearLookup>;
 // clang-format on
 
 }  // namespace onyx

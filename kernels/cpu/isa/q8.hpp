@@ -27,6 +27,11 @@ using f32_minmax_fn = void (*)(const float* x, std::int64_t n, float* lo, float*
 /// y[i] = clamp(round_half_even(x[i] / scale) + zero, 0, 255), in float with
 /// a true division, as DynamicQuantizeLinear specifies (zero in [0, 255]).
 using f32_quantize_u8_fn = void (*)(const float* x, std::int64_t n, float scale, float zero, std::uint8_t* y);
+/// y[j] = clamp(round_half_even((acc[j] + bias_j) * scale_j + zero), 8-bit
+/// range) in double, bias_j = bias ? bias[j] : bias0 (scale likewise); int8
+/// when is_signed, else uint8 (see q8_requantize.ipp).
+using q8_requantize_fn = void (*)(const std::int32_t* acc, std::int64_t n, const double* bias, double bias0,
+                                  const double* scale, double scale0, double zero, bool is_signed, std::uint8_t* y);
 /// One int8 GEMM kernel, with the activation quantizer of the same level.
 /// Names follow u8s8_gemm__<isa>_<mr>x<nr>.
 struct q8_gemm_kernel {
@@ -36,7 +41,15 @@ struct q8_gemm_kernel {
   q8_gemm_fn gemm;
   f32_minmax_fn f32_minmax;
   f32_quantize_u8_fn f32_quantize_u8;
+  q8_requantize_fn requantize;
 };
+/// y[i] = table[x[i]] for i < n: a byte table lookup (QLinearLookup and the
+/// com.microsoft lookup ops).
+using u8_lookup_fn = void (*)(const std::uint8_t* table, const std::uint8_t* x, std::uint8_t* y, std::int64_t n);
+/// The lookup for selected(): AVX-512 VBMI (vpermi2b) at the avx512 level
+/// where CPUID reports it, else a portable loop.
+u8_lookup_fn u8_lookup();
+
 /// The kernel for selected(): avx512 with AVX512-VNNI (vpdpbusd), else the
 /// avx2 one (vpmaddwd on int16, for avx512 CPUs without VNNI too), else scalar.
 const q8_gemm_kernel& q8_active();

@@ -6,6 +6,7 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <type_traits>
 #include <cstring>
 
 #include "kernels/cpu/isa/q8.hpp"
@@ -92,7 +93,9 @@ void f32_quantize_u8__avx2_x8(const float* x, std::int64_t n, float scale, float
   }
 }
 
+#include "kernels/cpu/isa/q8_requantize.ipp"
+
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx2_6x16", 6, 16, 2, 2, 2, u8s8_gemm__avx2_6x16,
-                                      f32_minmax__avx2_x8, f32_quantize_u8__avx2_x8};
+                                      f32_minmax__avx2_x8, f32_quantize_u8__avx2_x8, requantize_row};
 
 }  // namespace onyx::kernels::cpu::isa::avx2

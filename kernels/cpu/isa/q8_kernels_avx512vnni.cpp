@@ -7,6 +7,7 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <type_traits>
 #include <cstring>
 
 #include "kernels/cpu/isa/q8.hpp"
@@ -74,7 +75,9 @@ void f32_quantize_u8__avx512_x16(const float* x, std::int64_t n, float scale, fl
   }
 }
 
+#include "kernels/cpu/isa/q8_requantize.ipp"
+
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx512vnni_8x32", 8, 32, 4, 1, 1, u8s8_gemm__avx512vnni_8x32,
-                                      f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16};
+                                      f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16, requantize_row};
 
 }  // namespace onyx::kernels::cpu::isa::avx512vnni

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/cpu/isa/q8.hpp"
 
@@ -32,7 +33,9 @@ void f32_quantize_u8__scalar(const float* x, std::int64_t n, float scale, float 
     y[i] = static_cast<std::uint8_t>(std::clamp(std::nearbyint(x[i] / scale) + zero, 0.0f, 255.0f));
 }
 
+#include "kernels/cpu/isa/q8_requantize.ipp"
+
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__scalar_4x8", 4, 8, 2, 2, 2, u8s8_gemm__scalar_4x8,
-                                      f32_minmax__scalar, f32_quantize_u8__scalar};
+                                      f32_minmax__scalar, f32_quantize_u8__scalar, requantize_row};
 
 }  // namespace onyx::kernels::cpu::isa::scalar

@@ -12,6 +12,7 @@
 #if !defined(ONYX_ISA_SINGLE_TU)
 #define ONYX_ISA_HAS_Q8_AVX2 1
 #define ONYX_ISA_HAS_AVX512VNNI 1
+#define ONYX_ISA_HAS_AVX512VBMI 1
 #endif
 
 namespace onyx::kernels::cpu {
@@ -25,7 +26,28 @@ namespace avx2 { extern const q8_gemm_kernel q8_kernel; }
 #if ONYX_ISA_HAS_AVX512VNNI
 namespace avx512vnni { extern const q8_gemm_kernel q8_kernel; }
 #endif
+#if ONYX_ISA_HAS_AVX512VBMI
+namespace avx512vbmi {
+void u8_lookup__avx512vbmi_x64(const std::uint8_t* table, const std::uint8_t* x, std::uint8_t* y, std::int64_t n);
+}
 #endif
+#endif
+
+namespace {
+void u8_lookup__scalar(const std::uint8_t* table, const std::uint8_t* x, std::uint8_t* y, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) y[i] = table[x[i]];
+}
+}  // namespace
+
+u8_lookup_fn u8_lookup() {
+  static const u8_lookup_fn f = [] {
+#if (defined(__x86_64__) || defined(__i386__)) && ONYX_ISA_HAS_AVX512VBMI
+    if (selected() >= level::avx512 && __builtin_cpu_supports("avx512vbmi")) return &avx512vbmi::u8_lookup__avx512vbmi_x64;
+#endif
+    return &u8_lookup__scalar;
+  }();
+  return f;
+}
 
 namespace {
 struct q8_list {

@@ -19,6 +19,10 @@
 #include "kernels/cpu/isa/f32_kernels_avx512.cpp"
 #include "kernels/cpu/isa/q8_kernels_avx2.cpp"
 #define ONYX_ISA_HAS_Q8_AVX2 1
+#if defined(__AVX512VBMI__)
+#define ONYX_ISA_HAS_AVX512VBMI 1
+#include "kernels/cpu/isa/q8_kernels_avx512vbmi.cpp"
+#endif
 #if defined(__AVX512VNNI__)
 #define ONYX_ISA_HAS_AVX512VNNI 1
 #include "kernels/cpu/isa/q8_kernels_avx512vnni.cpp"
@@ -49,6 +53,9 @@
 #endif
 #ifndef ONYX_ISA_HAS_AVX512VNNI
 #define ONYX_ISA_HAS_AVX512VNNI 0
+#endif
+#ifndef ONYX_ISA_HAS_AVX512VBMI
+#define ONYX_ISA_HAS_AVX512VBMI 0
 #endif
 #ifndef ONYX_ISA_HAS_Q8_AVX2
 #define ONYX_ISA_HAS_Q8_AVX2 0

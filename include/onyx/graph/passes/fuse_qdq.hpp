@@ -28,13 +28,23 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string_view>
 
 #include "onyx/graph/passes/rewrite.hpp"
 #include "onyx/ops/clip.hpp"
+#include "onyx/ops/concat.hpp"
 #include "onyx/ops/conv.hpp"
+#include "onyx/ops/fused/qlinear_lookup.hpp"
+#include "onyx/ops/global_average_pool.hpp"
+#include "onyx/ops/add.hpp"
+#include "onyx/ops/mul.hpp"
+#include "onyx/ops/qlinear_add.hpp"
+#include "onyx/ops/qlinear_concat.hpp"
+#include "onyx/ops/qlinear_global_average_pool.hpp"
+#include "onyx/ops/qlinear_mul.hpp"
 #include "onyx/ops/dequantize_linear.hpp"
 #include "onyx/ops/mat_mul.hpp"
 #include "onyx/ops/qlinear_conv.hpp"
@@ -115,11 +125,78 @@ inline bool moves_only(const node& n) {
   return true;
 }
 
+/// A per-tensor 8-bit DQ: its scale and zero point constant single values.
+inline bool per_tensor(const graph& g, const inferred& st, const dequantized& d) {
+  const dtype t = st.types[d.q].type;
+  const auto z = zeros(g, d.zero, t);
+  return is_8bit(t) && scales(g, d.scale).size() == 1 && z && z->size() == 1;
+}
+
+/// A per-tensor 8-bit QuantizeLinear node: its output type, else undefined.
+inline dtype per_tensor_q(const graph& g, const inferred& st, const node& q) {
+  if (!match<ops::QuantizeLinear>(q) || q.inputs.size() < 2 || q.outputs.size() != 1 || q.outputs[0] < 0)
+    return dtype::undefined;
+  const dtype t = q_type(st, q);
+  const auto z = zeros(g, q.inputs.size() > 2 ? q.inputs[2] : -1, t);
+  return is_8bit(t) && scales(g, q.inputs[1]).size() == 1 && z && z->size() == 1 ? t : dtype::undefined;
+}
+
+/// Elementwise ops a lookup table may absorb: one varying input, the others
+/// (if any) single constant values.
+inline bool elementwise(const node& n) {
+  if (!n.op || !n.op->domain.empty() || n.outputs.size() != 1 || !n.subgraphs.empty() || !n.op->deterministic)
+    return false;
+  static constexpr std::string_view names[] = {
+      "Relu", "Clip", "HardSigmoid", "Sigmoid", "Tanh", "LeakyRelu", "HardSwish", "Elu", "Selu", "Softplus",
+      "Softsign", "Exp", "Neg", "Abs", "Erf", "Gelu", "Mish", "Celu", "ThresholdedRelu", "Identity",
+      "Add", "Sub", "Mul", "Div", "Max", "Min", "Pow"};
+  for (auto nm : names)
+    if (n.op->name == nm) return true;
+  return false;
+}
+
+/// The one input of `n` whose value is not known (constant), or -1 when
+/// there is not exactly one.
+inline int varying_input(const node& n, const inferred& st) {
+  int varying = -1;
+  for (int id : n.inputs) {
+    if (id < 0) continue;
+    if (st.known[id]) continue;
+    if (varying >= 0) return -1;
+    varying = id;
+  }
+  return varying;
+}
+
 }  // namespace qdq
 
-inline status fuse_qdq(graph& g, inferred& st, const op_table& ops) {
+/// Runs node `n` alone on `ins` (its inputs in order, null where omitted) with
+/// one output of type `out` and shape `shape`: the table builder.
+inline result<tensor> run_alone(const node& n, const std::vector<const tensor*>& ins, dtype out,
+                                const evaluate_fn& evaluate, const extents& shape) {
+  node m = n;
+  inferred tmp;
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    m.inputs[i] = n.inputs[i] < 0 ? -1 : static_cast<int>(i);
+    tmp.types.push_back(ins[i] ? value_type{value_kind::tensor, ins[i]->type(), sym_shape(ins[i]->shape())}
+                               : value_type{});
+  }
+  m.outputs = {static_cast<int>(ins.size())};
+  tmp.types.push_back(value_type{value_kind::tensor, out, sym_shape(shape)});
+  tmp.known.resize(tmp.types.size());
+  ONYX_ASSIGN(auto outs, evaluate(m, ins, tmp));
+  if (outs.empty() || outs[0].size() != element_count(shape)) return status(errc::internal, "table step changed the shape");
+  return std::move(outs[0]);
+}
+
+inline status fuse_qdq(graph& g, inferred& st, const op_table& ops, const evaluate_fn& evaluate) {
   const op_info* qconv = find_op<ops::QLinearConv>(ops);
   const op_info* qmatmul = find_op<ops::QLinearMatMul>(ops);
+  const op_info* qadd = find_op<ops::QLinearAdd>(ops);
+  const op_info* qmul = find_op<ops::QLinearMul>(ops);
+  const op_info* qgap = find_op<ops::QLinearGlobalAveragePool>(ops);
+  const op_info* qconcat = find_op<ops::QLinearConcat>(ops);
+  const op_info* qlookup = find_op<ops::fused::QLinearLookup>(ops);
   const readers r(g);
   const std::vector<int> prod = producers(g);
   const chain_walk walk{g, r, prod};
@@ -228,6 +305,129 @@ inline status fuse_qdq(graph& g, inferred& st, const op_table& ops) {
       n.outputs = {q.outputs[0]};
       replace_chain(g, st, removed, chain, chain.back(), std::move(n));
       continue;
+    }
+
+    // Add / Mul of two per-tensor DQs -> Q: QLinearAdd / QLinearMul;
+    // GlobalAveragePool: QLinearGlobalAveragePool; Concat of DQs: QLinearConcat.
+    {
+      const bool add = qadd && match<ops::Add>(op), mul = qmul && match<ops::Mul>(op);
+      const bool gap = qgap && match<ops::GlobalAveragePool>(op);
+      const auto* cat = qconcat ? match<ops::Concat>(op) : nullptr;
+      if ((((add || mul) && op.inputs.size() == 2) || (gap && op.inputs.size() == 1) || (cat && !op.inputs.empty())) &&
+          op.outputs.size() == 1 && op.outputs[0] >= 0) {
+        std::vector<qdq::dequantized> ins;
+        bool fits = true;
+        for (int id : op.inputs) {
+          const auto d = qdq::dq_of(g, prod, id);
+          fits = fits && d && qdq::per_tensor(g, st, *d) && (cat || !st.known[id]);  // a constant operand: a table
+          if (fits) ins.push_back(*d);
+        }
+        const int next = walk.next(static_cast<int>(k));
+        const dtype yt = next >= 0 ? qdq::per_tensor_q(g, st, g.nodes[next]) : dtype::undefined;
+        for (const auto& d : ins) fits = fits && st.types[d.q].type == yt;
+        if (fits && yt != dtype::undefined && unclaimed(removed, {static_cast<int>(k), next})) {
+          const node& q = g.nodes[next];
+          node n;
+          n.name = op.name;
+          n.op_type = "QLinear" + op.op_type;
+          n.op = add ? qadd : mul ? qmul : gap ? qgap : qconcat;
+          n.domain = std::string(n.op->domain);
+          const auto zero_of = [&](const qdq::dequantized& d, const std::string& nm) {
+            return qdq::zero_or_new(g, st, d.zero, st.types[d.q].type, op.name + nm);
+          };
+          const int yz = qdq::zero_or_new(g, st, q.inputs.size() > 2 ? q.inputs[2] : -1, yt, op.name + "/y_zero_point");
+          if (add || mul) {
+            n.attrs = add ? std::shared_ptr<void>(std::make_shared<ops::QLinearAdd::attributes>())
+                          : std::shared_ptr<void>(std::make_shared<ops::QLinearMul::attributes>());
+            n.inputs = {ins[0].q, ins[0].scale, zero_of(ins[0], "/a_zero_point"), ins[1].q, ins[1].scale,
+                        zero_of(ins[1], "/b_zero_point"), q.inputs[1], yz};
+          } else if (gap) {
+            n.attrs = std::make_shared<ops::QLinearGlobalAveragePool::attributes>();
+            n.inputs = {ins[0].q, ins[0].scale, zero_of(ins[0], "/x_zero_point"), q.inputs[1], yz};
+          } else {
+            auto a = std::make_shared<ops::QLinearConcat::attributes>();
+            a->axis = cat->axis;
+            n.attrs = a;
+            n.raw_attrs = op.raw_attrs;
+            n.inputs = {q.inputs[1], yz};
+            for (std::size_t i = 0; i < ins.size(); ++i)
+              n.inputs.insert(n.inputs.end(), {ins[i].q, ins[i].scale, zero_of(ins[i], "/x_zero_point_" + std::to_string(i))});
+          }
+          n.outputs = {q.outputs[0]};
+          replace_chain(g, st, removed, {static_cast<int>(k), next}, next, std::move(n));
+          continue;
+        }
+      }
+    }
+
+    // DQ -> chain of elementwise float ops -> Q, all per tensor: one lookup
+    // table, computed by running the chain's own kernels on the 256 values.
+    if (qlookup && qdq::elementwise(op) && !match<ops::QuantizeLinear>(op) && op.outputs[0] >= 0) {
+      const int in = qdq::varying_input(op, st);
+      const auto dx = qdq::dq_of(g, prod, in);
+      if (dx && qdq::per_tensor(g, st, *dx)) {
+        std::vector<int> chain{static_cast<int>(k)};
+        int next = walk.next(static_cast<int>(k));
+        while (next >= 0 && qdq::elementwise(g.nodes[next]) && !match<ops::QuantizeLinear>(g.nodes[next]) &&
+               qdq::varying_input(g.nodes[next], st) == g.nodes[chain.back()].outputs[0] && chain.size() < 16)
+          chain.push_back(next), next = walk.next(next);
+        const dtype yt = next >= 0 ? qdq::per_tensor_q(g, st, g.nodes[next]) : dtype::undefined;
+        bool floats = true;
+        for (int c : chain) floats = floats && st.types[g.nodes[c].outputs[0]].type == dtype::float32;
+        // the result keeps x's shape (a scalar operand of higher rank would broadcast it up)
+        const bool same_shape = next >= 0 && g.nodes[next].outputs[0] >= 0 &&
+                                st.types[g.nodes[next].outputs[0]].shape.str() == st.types[dx->q].shape.str();
+        if (yt != dtype::undefined && floats && same_shape &&
+            qdq::varying_input(g.nodes[next], st) == g.nodes[chain.back()].outputs[0]) {
+          chain.push_back(next);
+          if (unclaimed(removed, chain)) {
+            // The 256 bytes x can hold, dequantized, through the chain,
+            // quantized. A constant operand that is not a single value must
+            // vary along the channel axis (1) only: then one table per
+            // channel, x laid out as [1, C, 256, 1...] (x's rank).
+            const sym_shape& xs = st.types[dx->q].shape;
+            bool per_channel = false;
+            for (int c : chain)
+              for (int id : g.nodes[c].inputs)
+                if (id >= 0 && st.known[id] && st.known[id]->size() > 1) per_channel = true;
+            const std::int64_t channels = per_channel && xs.rank_known && xs.rank() >= 3 && xs[1].known() ? xs[1].value() : 1;
+            extents eval_shape{256};
+            if (per_channel) {
+              eval_shape.assign(xs.rank_known ? xs.rank() : 0, 1);
+              if (eval_shape.size() >= 3) eval_shape[1] = channels, eval_shape[2] = 256;
+            }
+            tensor v = tensor::zeros(st.types[dx->q].type, eval_shape);
+            for (std::int64_t i = 0; i < v.size(); ++i) static_cast<std::uint8_t*>(v.raw())[i] = static_cast<std::uint8_t>(i % 256);
+            auto step = [&](const node& n, int varying, const tensor& cur, dtype out) -> result<tensor> {
+              std::vector<const tensor*> ins;
+              for (int id : n.inputs)
+                ins.push_back(id < 0 ? nullptr : id == varying ? &cur : st.known[id] ? &*st.known[id] : nullptr);
+              return run_alone(n, ins, out, evaluate, eval_shape);
+            };
+            auto cur = step(g.nodes[dx->node], dx->q, v, dtype::float32);
+            int varying = in;
+            for (std::size_t c = 0; cur.ok() && c < chain.size(); ++c) {
+              const node& n = g.nodes[chain[c]];
+              cur = step(n, varying, *cur, c + 1 == chain.size() ? yt : dtype::float32);
+              varying = n.outputs[0];
+            }
+            if (cur.ok() && per_channel && (eval_shape.size() < 3 || cur->shape() != eval_shape)) cur = status(errc::internal, "a constant operand is not per channel");
+            if (cur.ok()) {
+              if (per_channel) *cur = cur->reshaped({channels, 256});
+              node n;
+              n.name = op.name;
+              n.op_type = "QLinearLookup";
+              n.op = qlookup;
+              n.domain = std::string(qlookup->domain);
+              n.attrs = std::make_shared<ops::fused::QLinearLookup::attributes>();
+              n.inputs = {dx->q, add_constant(g, st, op.name + "/table", std::move(*cur))};
+              n.outputs = {g.nodes[chain.back()].outputs[0]};
+              replace_chain(g, st, removed, chain, chain.back(), std::move(n));
+              continue;
+            }
+          }
+        }
+      }
     }
 
     // DQ -> element-moving op -> Q with the same parameters: the op on the

@@ -55,7 +55,7 @@ struct pass {
 
 inline constexpr std::array pipeline{
     // before folding, which would turn the weights' DequantizeLinear into float constants
-    pass{"fuse_qdq", [](graph& g, inferred& st, const pass_context& c) { return fuse_qdq(g, st, c.ops); }},
+    pass{"fuse_qdq", [](graph& g, inferred& st, const pass_context& c) { return fuse_qdq(g, st, c.ops, c.evaluate); }},
     pass{"fold_constants",
          [](graph& g, inferred& st, const pass_context& c) { return fold_constants(g, st, c.evaluate); },
          optimization_level::basic},
