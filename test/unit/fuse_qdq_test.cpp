@@ -111,3 +111,43 @@ TEST_CASE("fuse_qdq: QDQ Conv, MaxPool, Reshape and MatMul run on integers", "[p
       CHECK(std::count(ops.begin(), ops.end(), "DequantizeLinear") == 1);  // the output's
     }
 }
+
+namespace {
+
+/// x -> Q -> DQ -> HardSigmoid -> Q -> DQ -> Mul(DQ(x), .) (HardSwish) -> Q -> DQ
+///   -> Mul(per-channel constant) -> Q -> DQ -> Add(DQ of the first Q) -> Q -> DQ
+///   -> GlobalAveragePool -> Q -> DQ -> y
+std::filesystem::path elementwise_model(const std::string& file) {
+  graph::model_builder b{13};
+  auto x = b.input("x", dtype::float32, {1, 3, 6, 7});
+  int names = 0;
+  auto qdq = [&](const std::string& v, float s, int z) {
+    auto sc = b.initializer("s" + std::to_string(names), tensor::scalar(s));
+    auto zp = b.initializer("z" + std::to_string(names++), tensor::scalar(std::uint8_t(z)));
+    return b.node("DequantizeLinear", {b.node("QuantizeLinear", {v, sc, zp}), sc, zp});
+  };
+  auto xd = qdq(x, 0.03f, 120);
+  auto hs = qdq(b.node("HardSigmoid", {xd}, {{"alpha", 1.0f / 6}, {"beta", 0.5f}}), 1.0f / 255, 0);
+  auto sw = qdq(b.node("Mul", {xd, hs}), 0.025f, 20);
+  auto w = b.initializer("w", random_tensor({3, 1, 1}, 0.5, 2.0, 9));
+  auto m = qdq(b.node("Mul", {sw, w}), 0.04f, 30);
+  auto a = qdq(b.node("Add", {m, xd}), 0.06f, 90);
+  b.output(qdq(b.node("GlobalAveragePool", {a}), 0.02f, 100));
+  auto path = test::temp_path(file);
+  REQUIRE(b.save(path).ok());
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("fuse_qdq: elementwise chains become lookup tables, Add/Mul/GlobalAveragePool QLinear ops", "[passes]") {
+  const tensor x = random_tensor({1, 3, 6, 7}, -3, 3, 2);
+  const list ops = compare(elementwise_model("qdq_elementwise.onnx"), x, 0.02f);
+  CHECK(has(ops, "onyx.fused.QLinearLookup"));                 // HardSigmoid, and the per-channel Mul
+  CHECK(has(ops, "com.microsoft.QLinearMul"));                 // x * HardSigmoid(x)
+  CHECK(has(ops, "com.microsoft.QLinearAdd"));
+  CHECK(has(ops, "com.microsoft.QLinearGlobalAveragePool"));
+  CHECK(!has(ops, "HardSigmoid"));
+  CHECK(!has(ops, "Mul"));
+  CHECK(std::count(ops.begin(), ops.end(), "DequantizeLinear") == 1);  // the output's
+}
