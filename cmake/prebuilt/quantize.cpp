@@ -6,6 +6,7 @@
 #include <cfenv>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -474,10 +475,53 @@ class dynamic_quantizer {
   quantize_summary summary_;
 };
 
-/// ORT's check_opset_version: below 10 becomes 11; 10 is refused here.
+/// The ops of `g` (subgraphs included) whose form changed between opsets 9
+/// and 11, rewritten in their opset-11 form: Slice's starts/ends/axes and
+/// Clip's min/max move from attributes to constant inputs. Any other op that
+/// changed its inputs is refused rather than silently mis-read.
+status lift_to_opset11(GraphProto& g) {
+  for (auto& n : *g.mutable_node()) {
+    for (auto& a : *n.mutable_attribute())
+      if (a.has_g()) ONYX_TRY(lift_to_opset11(*a.mutable_g()));
+    if (!n.domain().empty() && n.domain() != "ai.onnx") continue;
+    if (n.op_type() == "Upsample" || n.op_type() == "Scatter" || n.op_type() == "Pad" || n.op_type() == "TopK")
+      return status(errc::unsupported, "node '" + n.name() + "' (" + n.op_type() +
+                                           ") changed form after opset 9; convert the model to opset 11 first");
+    std::map<std::string, const onnx::AttributeProto*> at;
+    for (const auto& a : n.attribute()) at[a.name()] = &a;
+    auto add_const = [&](const std::string& suffix, tensor t) {
+      const std::string name = (n.name().empty() ? n.output(0) : n.name()) + "_" + suffix;
+      *g.add_initializer() = graph::tensor_to_proto(t, name);
+      return name;
+    };
+    if (n.op_type() == "Slice" && n.input_size() == 1 && at.count("starts") && at.count("ends")) {
+      auto ints = [&](const char* key) {
+        std::vector<std::int64_t> v(at[key]->ints().begin(), at[key]->ints().end());
+        return tensor::from(v, {static_cast<std::int64_t>(v.size())});
+      };
+      std::vector<std::string> ins{add_const("starts", ints("starts")), add_const("ends", ints("ends"))};
+      if (at.count("axes")) ins.push_back(add_const("axes", ints("axes")));
+      for (auto& i : ins) n.add_input(i);
+      n.clear_attribute();
+    } else if (n.op_type() == "Clip" && (at.count("min") || at.count("max"))) {
+      const float lo = at.count("min") ? at["min"]->f() : -std::numeric_limits<float>::infinity();
+      const float hi = at.count("max") ? at["max"]->f() : std::numeric_limits<float>::infinity();
+      n.add_input(add_const("min", tensor::scalar(lo)));
+      n.add_input(add_const("max", tensor::scalar(hi)));
+      n.clear_attribute();
+    }
+  }
+  return ok();
+}
+
+/// ORT's check_opset_version: below 10 becomes 11 (with the ops whose form
+/// changed rewritten); 10 is refused here.
 status check_opset(ModelProto& m, std::int64_t least, const char* why) {
   ONYX_ASSIGN(auto* opset, default_opset(m));
-  if (opset->version() < 10) opset->set_version(11);
+  if (opset->version() < 10) {
+    ONYX_TRY(lift_to_opset11(*m.mutable_graph()));
+    opset->set_version(11);
+  }
   if (opset->version() < least)
     return status(errc::unsupported, "the model's ai.onnx opset is " + std::to_string(opset->version()) + "; " + why);
   return ok();
