@@ -369,8 +369,14 @@ void q8_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const q8_operand& a
           kk * za * static_cast<u32>(p.zb[static_cast<std::size_t>(j)]) - za * static_cast<u32>(p.b->sums()[j]));
   }
   const int mr = kernel.mr, nr = kernel.nr;
-  p.mc = std::max<int64_t>(mc_target / mr, 1) * mr;
-  p.nc = std::max<int64_t>(nc_target / nr, 1) * nr;
+  // Blocks of equal size (a last block of a few rows would leave a thread idle
+  // while another finishes a full one), in whole micro-tiles.
+  const auto even = [](int64_t total, int64_t target, int unit) {
+    const int64_t blocks = std::max<int64_t>((total + target - 1) / target, 1);
+    return std::max<int64_t>(((total + blocks - 1) / blocks + unit - 1) / unit, 1) * unit;
+  };
+  p.mc = even(M, std::max<int64_t>(mc_target / mr, 1) * mr, mr);
+  p.nc = even(N, std::max<int64_t>(nc_target / nr, 1) * nr, nr);
   const int64_t mb = (M + p.mc - 1) / p.mc;
   int64_t nb = (N + p.nc - 1) / p.nc;
   const int threads = pool ? pool->size() : 1;
