@@ -13,6 +13,11 @@
 #   2. bench/ort/drift.js compares onyx's int8 outputs with its float outputs
 #      (largest |diff|, cosine similarity), and ORT's int8 outputs with onyx's
 #      int8 outputs (the same quantized model in both runtimes).
+# With --ocr, also PP-OCRv4 det and rec (the OCR example's models,
+# `ninja -C build ocr_models ocr_samples`) quantized statically to QDQ, per
+# tensor (they are opset 9/11 models: per-channel DequantizeLinear needs 13),
+# calibrated on the rendered sample images (bench/ort/image_inputs.js), and
+# timed and compared on one of them; and det quantized dynamically (Conv).
 # Run on a quiet machine (no build or test beside it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,13 +26,15 @@ build=$root/build
 threads="1 2"
 rounds=3
 runs=20
+ocr=0
 dirs=()
 while (($#)); do
   case $1 in
     --threads) threads=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --ocr) ocr=1; shift ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) dirs+=("$1"); shift ;;
   esac
 done
@@ -57,5 +64,44 @@ for d in "${dirs[@]}"; do
   echo "== $name: ORT int8 against onyx int8 (the same quantized model)"
   node "$here/ort/drift.js" "$work/$name/int8" "$work/$name/ort_int8"
 done
+# float model dir, int8 model dir, inputs dir: drift lines for both runtimes
+drift() {
+  local f=$1 q=$2 name
+  name=$(basename "$q")
+  "$build/tools/onyx-run" "$f/model.onnx" --input "x=$f/test_data_set_0/input_0.pb" --runs 1 --warmup 0 \
+    --output-dir "$work/$name/float" >/dev/null
+  "$build/tools/onyx-run" "$q/model.onnx" --input "x=$q/test_data_set_0/input_0.pb" --runs 1 --warmup 0 \
+    --output-dir "$work/$name/int8" >/dev/null
+  node "$here/ort/run_ort.js" "$q/model.onnx" --input "x=$q/test_data_set_0/input_0.pb" --runs 1 --warmup 0 \
+    --output-dir "$work/$name/ort_int8" >/dev/null
+  echo "== $name: onyx int8 against onyx float"
+  node "$here/ort/drift.js" "$work/$name/float" "$work/$name/int8"
+  echo "== $name: ORT int8 against onyx int8 (the same quantized model)"
+  node "$here/ort/drift.js" "$work/$name/int8" "$work/$name/ort_int8"
+}
+if ((ocr)); then
+  ocr_dir=$build/examples/ocr
+  samples=("$ocr_dir"/samples/*.png)
+  for kind in det rec; do
+    f=$build/bench/int8/ppocrv4_$kind
+    q=$build/bench/int8/ppocrv4_${kind}_qdq
+    mkdir -p "$f" "$q"
+    cp "$ocr_dir/models/ch_PP-OCRv4_${kind}_infer.onnx" "$f/model.onnx"
+    rm -rf "$work/cal_$kind"
+    node "$here/ort/image_inputs.js" "$kind" "$work/cal_$kind" "${samples[@]}" >/dev/null
+    "$build/tools/onyx-quantize" static "$f/model.onnx" "$q/model.onnx" --calibrate "$work/cal_$kind" --per-tensor >/dev/null
+    for d in "$f" "$q"; do rm -rf "$d/test_data_set_0"; cp -r "$work/cal_$kind/test_data_set_2" "$d/test_data_set_0"; done
+    drift "$f" "$q"
+    models+=("$f/model.onnx" "$q/model.onnx")
+  done
+  f=$build/bench/int8/ppocrv4_det
+  q=$build/bench/int8/ppocrv4_det_dynamic
+  mkdir -p "$q"
+  "$build/tools/onyx-quantize" dynamic "$f/model.onnx" "$q/model.onnx" --op-types Conv >/dev/null
+  rm -rf "$q/test_data_set_0"
+  cp -r "$f/test_data_set_0" "$q/"
+  drift "$f" "$q"
+  models+=("$q/model.onnx")
+fi
 echo
 "$here/compare_ort.sh" --threads "$threads" --rounds "$rounds" --runs "$runs" "${models[@]}"
