@@ -141,6 +141,7 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
     const window_axis_view gw{geo[1].in, geo[1].out, geo[1].kernel, geo[1].stride, geo[1].dilation, geo[1].pad_begin};
     const std::int64_t hp = std::max(gh.pad + gh.in, (gh.out - 1) * gh.stride + (gh.kernel - 1) * gh.dilation + 1);
     const std::int64_t wp = std::max(gw.pad + gw.in, (gw.out - 1) * gw.stride + (gw.kernel - 1) * gw.dilation + 1);
+    const auto depthwise = isa::q8_active().depthwise;
     parallel_for(c.pool(), n * m, 1, [&](std::int64_t first, std::int64_t last) {
       std::vector<std::int32_t> out(static_cast<std::size_t>(out_plane));
       std::vector<std::int16_t> plane(static_cast<std::size_t>(hp * wp));
@@ -158,21 +159,8 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
           else
             for (std::int64_t j = 0; j < gw.in; ++j) dst[j] = static_cast<std::int16_t>(src[j] - zx[0]);
         }
-        for (std::int64_t oh = 0; oh < gh.out; ++oh) {
-          std::int32_t* acc = out.data() + oh * gw.out;
-          std::fill_n(acc, gw.out, 0);
-          for (std::int64_t ky = 0; ky < gh.kernel; ++ky) {
-            const std::int16_t* row = plane.data() + (oh * gh.stride + ky * gh.dilation) * wp;
-            for (std::int64_t kx = 0; kx < gw.kernel; ++kx) {
-              const std::int32_t wv = wt[ky * gw.kernel + kx];
-              const std::int16_t* src = row + kx * gw.dilation;
-              if (gw.stride == 1)
-                for (std::int64_t ow = 0; ow < gw.out; ++ow) acc[ow] += wv * src[ow];
-              else
-                for (std::int64_t ow = 0; ow < gw.out; ++ow) acc[ow] += wv * src[ow * gw.stride];
-            }
-          }
-        }
+        depthwise({plane.data(), wp, wt.data(), gh.kernel, gw.kernel, gh.stride, gw.stride, gh.dilation, gw.dilation,
+                   out.data(), gh.out, gw.out});
         emit(p * out_plane, oc, q8_block{0, 0, 1, out_plane, out.data(), out_plane});
       }
     });

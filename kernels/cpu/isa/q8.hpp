@@ -32,6 +32,24 @@ using f32_quantize_u8_fn = void (*)(const float* x, std::int64_t n, float scale,
 /// when is_signed, else uint8 (see q8_requantize.ipp).
 using q8_requantize_fn = void (*)(const std::int32_t* acc, std::int64_t n, const double* bias, double bias0,
                                   const double* scale, double scale0, double zero, bool is_signed, std::uint8_t* y);
+/// One channel of a 2-D depthwise convolution over an int16 plane holding
+/// x - x_zero_point with zero borders (plane_w columns per row, wide enough
+/// for every tap): y[oh][ow] = sum w[ky][kx] plane[oh sh + ky dh][ow sw + kx dw].
+struct q8_depthwise_args {
+  const std::int16_t* plane;
+  std::int64_t plane_w;
+  const std::int32_t* w;  // kh x kw taps, w - w_zero_point
+  std::int64_t kh, kw, stride_h, stride_w, dilation_h, dilation_w;
+  std::int32_t* y;
+  std::int64_t out_h, out_w;
+};
+using q8_depthwise_fn = void (*)(const q8_depthwise_args&);
+/// Four rows of n bytes into n 32-bit groups (byte t from row t, each xor
+/// flip), adding each group's four values (unsigned or signed) to sums[i]:
+/// the packing of a VNNI B panel from a row-major matrix.
+using q8_interleave4_fn = void (*)(const std::uint8_t* r0, const std::uint8_t* r1, const std::uint8_t* r2,
+                                   const std::uint8_t* r3, std::int64_t n, std::uint8_t flip, bool as_unsigned,
+                                   std::uint32_t* dst, std::int32_t* sums);
 /// One int8 GEMM kernel, with the activation quantizer of the same level.
 /// Names follow u8s8_gemm__<isa>_<mr>x<nr>.
 struct q8_gemm_kernel {
@@ -42,6 +60,8 @@ struct q8_gemm_kernel {
   f32_minmax_fn f32_minmax;
   f32_quantize_u8_fn f32_quantize_u8;
   q8_requantize_fn requantize;
+  q8_depthwise_fn depthwise;
+  q8_interleave4_fn interleave4;
 };
 /// y[i] = table[x[i]] for i < n: a byte table lookup (QLinearLookup and the
 /// com.microsoft lookup ops).

@@ -94,8 +94,9 @@ void f32_quantize_u8__avx2_x8(const float* x, std::int64_t n, float scale, float
 }
 
 #include "kernels/cpu/isa/q8_requantize.ipp"
+#include "kernels/cpu/isa/q8_rows.ipp"
 
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx2_6x16", 6, 16, 2, 2, 2, u8s8_gemm__avx2_6x16,
-                                      f32_minmax__avx2_x8, f32_quantize_u8__avx2_x8, requantize_row};
+                                      f32_minmax__avx2_x8, f32_quantize_u8__avx2_x8, requantize_row, depthwise_plane, interleave4};
 
 }  // namespace onyx::kernels::cpu::isa::avx2

@@ -76,8 +76,9 @@ void f32_quantize_u8__avx512_x16(const float* x, std::int64_t n, float scale, fl
 }
 
 #include "kernels/cpu/isa/q8_requantize.ipp"
+#include "kernels/cpu/isa/q8_rows.ipp"
 
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx512vnni_8x32", 8, 32, 4, 1, 1, u8s8_gemm__avx512vnni_8x32,
-                                      f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16, requantize_row};
+                                      f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16, requantize_row, depthwise_plane, interleave4};
 
 }  // namespace onyx::kernels::cpu::isa::avx512vnni

@@ -34,8 +34,9 @@ void f32_quantize_u8__scalar(const float* x, std::int64_t n, float scale, float 
 }
 
 #include "kernels/cpu/isa/q8_requantize.ipp"
+#include "kernels/cpu/isa/q8_rows.ipp"
 
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__scalar_4x8", 4, 8, 2, 2, 2, u8s8_gemm__scalar_4x8,
-                                      f32_minmax__scalar, f32_quantize_u8__scalar, requantize_row};
+                                      f32_minmax__scalar, f32_quantize_u8__scalar, requantize_row, depthwise_plane, interleave4};
 
 }  // namespace onyx::kernels::cpu::isa::scalar

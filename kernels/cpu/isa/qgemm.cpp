@@ -127,7 +127,7 @@ std::byte* allocate_bytes(int64_t n) {
 // The shift: A' = A + 128 for int8 A, B' = B - 128 for uint8 B (xor 0x80).
 template <class T>
 void pack_range(bool as_a, const q8_matrix& x, int64_t W, int64_t K, int width, int g, T* dst, int64_t panel,
-                std::int32_t* sums, int64_t q0, int64_t q1) {
+                std::int32_t* sums, int64_t q0, int64_t q1, const isa::q8_gemm_kernel& kernel) {
   const std::uint8_t flip = as_a == x.is_signed ? 0x80 : 0x00;
   const auto value = [&](std::uint8_t byte) -> int {
     const std::uint8_t v = byte ^ flip;
@@ -181,7 +181,6 @@ void pack_range(bool as_a, const q8_matrix& x, int64_t W, int64_t K, int width, 
     } else if (sizeof(T) == 1 && g == 4 && n == width && width <= 64) {
       // K rows contiguous along W (B row-major, im2col): four rows at a time
       // interleaved into 32-bit groups, column sums alongside.
-      const std::uint32_t flip4 = flip * 0x01010101u;
       std::int32_t sum[64] = {};
       const int64_t whole = K / 4;
       for (int64_t p = 0; p < whole; ++p) {
@@ -189,16 +188,7 @@ void pack_range(bool as_a, const q8_matrix& x, int64_t W, int64_t K, int width, 
         const std::uint8_t* r1 = r0 + x.ld;
         const std::uint8_t* r2 = r1 + x.ld;
         const std::uint8_t* r3 = r2 + x.ld;
-        std::uint32_t* dp = reinterpret_cast<std::uint32_t*>(d + p * width * 4);
-        for (int i = 0; i < width; ++i) {
-          const std::uint32_t v = (std::uint32_t(r0[i]) | std::uint32_t(r1[i]) << 8 | std::uint32_t(r2[i]) << 16 |
-                                   std::uint32_t(r3[i]) << 24) ^ flip4;
-          dp[i] = v;
-          if (as_a)
-            sum[i] += int(v & 0xff) + int(v >> 8 & 0xff) + int(v >> 16 & 0xff) + int(v >> 24);
-          else
-            sum[i] += int(std::int8_t(v)) + int(std::int8_t(v >> 8)) + int(std::int8_t(v >> 16)) + int(std::int8_t(v >> 24));
-        }
+        kernel.interleave4(r0, r1, r2, r3, width, flip, as_a, reinterpret_cast<std::uint32_t*>(d + p * width * 4), sum);
       }
       for (int64_t k = whole * 4; k < K; ++k) {
         const std::uint8_t* s = x.data + k * x.ld + w0;
@@ -324,11 +314,11 @@ q8_panels q8_pack(bool as_a, std::int64_t W, std::int64_t K, const q8_matrix& x,
   const auto pack = [&](int64_t q0, int64_t q1) {
     if (bytes == 1) {
       if (as_a)
-        pack_range(as_a, x, W, K, width, g, reinterpret_cast<std::uint8_t*>(d), panel, sums, q0, q1);
+        pack_range(as_a, x, W, K, width, g, reinterpret_cast<std::uint8_t*>(d), panel, sums, q0, q1, kernel);
       else
-        pack_range(as_a, x, W, K, width, g, reinterpret_cast<std::int8_t*>(d), panel, sums, q0, q1);
+        pack_range(as_a, x, W, K, width, g, reinterpret_cast<std::int8_t*>(d), panel, sums, q0, q1, kernel);
     } else {
-      pack_range(as_a, x, W, K, width, g, reinterpret_cast<std::int16_t*>(d), panel, sums, q0, q1);
+      pack_range(as_a, x, W, K, width, g, reinterpret_cast<std::int16_t*>(d), panel, sums, q0, q1, kernel);
     }
   };
   const int64_t per_panel = std::max<int64_t>(K * width, 1);
