@@ -1,3 +1,5 @@
+// kernel<ops::MatMulIntegerToFloat, cpu>: the int8 GEMM of kernels/cpu/qgemm.hpp
+// (B packed at prepare when constant) with the float epilogue below.
 // kernel<ops::DynamicQuantizeMatMul, cpu>, kernel<ops::fused::DynamicQuantizeConv, cpu>:
 // the float input quantized to uint8 on the fly (dynamic_quantize, exactly as
 // DynamicQuantizeLinear), the int8 GEMM against the 8-bit weights (packed
@@ -14,6 +16,7 @@
 #include "kernels/cpu/integer_conv.hpp"
 #include "kernels/cpu/mat_mul_integer.hpp"
 #include "onyx/ops/dynamic_quantize_mat_mul.hpp"
+#include "onyx/ops/mat_mul_integer_to_float.hpp"
 #include "onyx/ops/fused/dynamic_quantize_conv.hpp"
 
 namespace onyx {
@@ -98,6 +101,43 @@ template <> struct kernel<ops::DynamicQuantizeMatMul, cpu> {
     };
     q8_gemm(rows, n, k, qa, qb, q8_sink::of(write), c.pool());
     return ok();
+  }
+};
+
+template <> struct kernel<ops::MatMulIntegerToFloat, cpu> {
+  static constexpr std::array types{ops::MatMulIntegerToFloat::T1};
+  using state = kernels::cpu::q8_matmul_state;
+  template <ops::signature> static result<state> prepare(const prepare_info<ops::MatMulIntegerToFloat>& p) {
+    return kernels::cpu::prepare_q8_b(p, 1);
+  }
+  template <ops::signature> static status run(const call<ops::MatMulIntegerToFloat>& c) {
+    using namespace kernels::cpu;
+    const tensor& b = c.input(1);
+    tensor& y = c.output(0);
+    if (y.size() == 0) return ok();
+    const std::int64_t n = b.rank() >= 2 ? b.dim(b.rank() - 1) : 1;
+    if (c.input(2).size() != 1)
+      return status(errc::unsupported, "a_scale per column of A is not supported (it cannot leave the sum over K); "
+                                       "got " + std::to_string(c.input(2).size()) + " values");
+    const float a_scale = c.input(2).data<float>()[0];
+    ONYX_ASSIGN(auto b_scale, float_per_index(c, 3, n, 1.0f, "b_scale"));
+    ONYX_ASSIGN(auto bias, float_per_index(c, 6, n, 0.0f, "bias"));
+    std::vector<float> scale(static_cast<std::size_t>(n));
+    for (std::size_t j = 0; j < scale.size(); ++j) scale[j] = a_scale * b_scale[j];
+    float* out = y.data<float>();
+    const bool has_bias = c.has_input(6);
+    return q8_matmul(c, 0, 1, 4, 5, [&](std::int64_t at, const q8_block& blk) {
+      for (std::int64_t r = 0; r < blk.rows; ++r) {
+        const std::int32_t* acc = blk.acc + r * blk.ld;
+        float* yr = out + at + r * n;
+        const float* s = scale.data() + blk.j0;
+        const float* bb = bias.data() + blk.j0;
+        for (std::int64_t j = 0; j < blk.cols; ++j) {
+          const float v = static_cast<float>(acc[j]) * s[j];
+          yr[j] = has_bias ? v + bb[j] : v;
+        }
+      }
+    });
   }
 };
 

@@ -24,6 +24,7 @@
 #include "onyx/ops/hamming_window.hpp"
 #include "onyx/ops/hann_window.hpp"
 #include "onyx/ops/mat_mul_integer.hpp"
+#include "onyx/ops/mat_mul_integer_to_float.hpp"
 #include "onyx/ops/mel_weight_matrix.hpp"
 #include "onyx/ops/non_max_suppression.hpp"
 #include "onyx/ops/qlinear_conv.hpp"
@@ -63,6 +64,7 @@ using misc_ops = op_list<
     ops::QLinearConv,
     ops::DynamicQuantizeLinear,
     ops::DynamicQuantizeMatMul,
+    ops::MatMulIntegerToFloat,
     ops::fused::DynamicQuantizeConv,
     ops::HannWindow,
     ops::HammingWindow,
