@@ -37,6 +37,24 @@ inline result<std::vector<float>> float_per_index(const kernel_call& c, int i, s
   return v;
 }
 
+/// A finished block in float: y[r][j] = float(acc[r][j]) * scale[j] (+ bias[j]),
+/// row r of the block at y + r * ld; scale and bias (null: none) start at the
+/// block's first column. Two roundings, as Cast -> Mul -> Add.
+inline void write_dequantized(const q8_block& blk, float* y, std::int64_t ld, const float* scale, const float* bias) {
+  for (std::int64_t r = 0; r < blk.rows; ++r) {
+    const std::int32_t* acc = blk.acc + r * blk.ld;
+    float* yr = y + r * ld;
+    if (bias) {
+      for (std::int64_t j = 0; j < blk.cols; ++j) {
+        const float v = static_cast<float>(acc[j]) * scale[j];
+        yr[j] = v + bias[j];
+      }
+    } else {
+      for (std::int64_t j = 0; j < blk.cols; ++j) yr[j] = static_cast<float>(acc[j]) * scale[j];
+    }
+  }
+}
+
 /// Grow-only per-thread buffer for the quantized copy of a float input.
 inline std::uint8_t* quantized_buffer(std::int64_t bytes) {
   thread_local std::vector<std::uint8_t> buffer;
@@ -84,20 +102,7 @@ template <> struct kernel<ops::DynamicQuantizeMatMul, cpu> {
     float* out = y.data<float>();
     const bool has_bias = c.has_input(4);
     auto write = [&](const q8_block& blk) {
-      for (std::int64_t r = 0; r < blk.rows; ++r) {
-        const std::int32_t* acc = blk.acc + r * blk.ld;
-        float* yr = out + (blk.i0 + r) * n + blk.j0;
-        const float* s = scale.data() + blk.j0;
-        if (has_bias) {
-          const float* bb = bias.data() + blk.j0;
-          for (std::int64_t j = 0; j < blk.cols; ++j) {
-            const float v = static_cast<float>(acc[j]) * s[j];
-            yr[j] = v + bb[j];
-          }
-        } else {
-          for (std::int64_t j = 0; j < blk.cols; ++j) yr[j] = static_cast<float>(acc[j]) * s[j];
-        }
-      }
+      write_dequantized(blk, out + blk.i0 * n + blk.j0, n, scale.data() + blk.j0, has_bias ? bias.data() + blk.j0 : nullptr);
     };
     q8_gemm(rows, n, k, qa, qb, q8_sink::of(write), c.pool());
     return ok();
@@ -127,16 +132,7 @@ template <> struct kernel<ops::MatMulIntegerToFloat, cpu> {
     float* out = y.data<float>();
     const bool has_bias = c.has_input(6);
     return q8_matmul(c, 0, 1, 4, 5, [&](std::int64_t at, const q8_block& blk) {
-      for (std::int64_t r = 0; r < blk.rows; ++r) {
-        const std::int32_t* acc = blk.acc + r * blk.ld;
-        float* yr = out + at + r * n;
-        const float* s = scale.data() + blk.j0;
-        const float* bb = bias.data() + blk.j0;
-        for (std::int64_t j = 0; j < blk.cols; ++j) {
-          const float v = static_cast<float>(acc[j]) * s[j];
-          yr[j] = has_bias ? v + bb[j] : v;
-        }
-      }
+      write_dequantized(blk, out + at, n, scale.data() + blk.j0, has_bias ? bias.data() + blk.j0 : nullptr);
     });
   }
 };

@@ -62,6 +62,23 @@ template <class T, class F> void in_chunks(std::int64_t n, T* out, F fill) {
   }
 }
 
+/// The rows of a broadcasting binary QLinear op (A input 0, B input 3):
+/// row(out, a, b, n, a_dense, b_dense) for each run of n outputs, where an
+/// operand that is not dense holds one value for the whole run.
+template <class T, class Op, class Row> status for_each_qlinear_row(const call<Op>& c, Row row) {
+  const tensor &a = c.input(0), &b = c.input(3);
+  tensor& y = c.output(0);
+  ONYX_ASSIGN(auto plan, (plan_broadcast<2>(y.shape(), {&a.shape(), &b.shape()})));
+  const T* xa = a.data<T>();
+  const T* xb = b.data<T>();
+  T* out = y.data<T>();
+  const bool da = plan.inner_dense(0), db = plan.inner_dense(1);
+  for_each_row(plan, c.pool(), elementwise_grain, [&](std::int64_t pos, const std::array<std::int64_t, 2>& off, std::int64_t n) {
+    row(out + pos, xa + off[0], xb + off[1], n, da, db);
+  });
+  return ok();
+}
+
 template <class T> T round_saturate(float v) {
   constexpr float lo = std::numeric_limits<T>::lowest(), hi = std::numeric_limits<T>::max();
   return static_cast<T>(std::clamp(std::nearbyint(v), lo, hi));
@@ -82,17 +99,7 @@ template <class T> status qlinear_add(const call<ops::QLinearAdd>& c) {
   const float fixed = static_cast<float>(p.c_zp) - (rac * static_cast<float>(p.a_zp) + rbc * static_cast<float>(p.b_zp));
   const float fixed_swapped =
       static_cast<float>(p.c_zp) - (rbc * static_cast<float>(p.b_zp) + rac * static_cast<float>(p.a_zp));
-  const tensor &a = c.input(0), &b = c.input(3);
-  tensor& y = c.output(0);
-  ONYX_ASSIGN(auto plan, (plan_broadcast<2>(y.shape(), {&a.shape(), &b.shape()})));
-  const T* xa = a.data<T>();
-  const T* xb = b.data<T>();
-  T* out = y.data<T>();
-  const bool da = plan.inner_dense(0), db = plan.inner_dense(1);
-  for_each_row(plan, c.pool(), elementwise_grain, [&](std::int64_t pos, const std::array<std::int64_t, 2>& off, std::int64_t n) {
-    T* o = out + pos;
-    const T* ra = xa + off[0];
-    const T* rb = xb + off[1];
+  return for_each_qlinear_row<T>(c, [&](T* o, const T* ra, const T* rb, std::int64_t n, bool da, bool db) {
     if (da && db) {
       in_chunks(n, o, [&](std::int64_t i0, std::int64_t m, float* v) {
         for (std::int64_t i = 0; i < m; ++i) v[i] = (fixed + ta[qlinear::index(ra[i0 + i])]) + tb[qlinear::index(rb[i0 + i])];
@@ -111,7 +118,6 @@ template <class T> status qlinear_add(const call<ops::QLinearAdd>& c) {
       std::fill_n(o, n, round_saturate<T>((fixed + ta[qlinear::index(*ra)]) + tb[qlinear::index(*rb)]));
     }
   });
-  return ok();
 }
 
 template <class T> status qlinear_mul(const call<ops::QLinearMul>& c) {
@@ -119,25 +125,15 @@ template <class T> status qlinear_mul(const call<ops::QLinearMul>& c) {
   // MLAS: c = round(float((a - A_zp)(b - B_zp)) * (A_scale B_scale / C_scale) + C_zp).
   const float m = p.a_scale * p.b_scale / p.c_scale, zc = static_cast<float>(p.c_zp);
   const int za = p.a_zp, zb = p.b_zp;
-  const tensor &a = c.input(0), &b = c.input(3);
-  tensor& y = c.output(0);
-  ONYX_ASSIGN(auto plan, (plan_broadcast<2>(y.shape(), {&a.shape(), &b.shape()})));
-  const T* xa = a.data<T>();
-  const T* xb = b.data<T>();
-  T* out = y.data<T>();
-  const bool da = plan.inner_dense(0), db = plan.inner_dense(1);
   const auto at = [](const T* p, bool dense, std::int64_t i) { return static_cast<int>(p[dense ? i : 0]); };
-  for_each_row(plan, c.pool(), elementwise_grain, [&](std::int64_t pos, const std::array<std::int64_t, 2>& off, std::int64_t n) {
-    const T* ra = xa + off[0];
-    const T* rb = xb + off[1];
-    in_chunks(n, out + pos, [&](std::int64_t i0, std::int64_t cnt, float* v) {
+  return for_each_qlinear_row<T>(c, [&](T* o, const T* ra, const T* rb, std::int64_t n, bool da, bool db) {
+    in_chunks(n, o, [&](std::int64_t i0, std::int64_t cnt, float* v) {
       for (std::int64_t i = 0; i < cnt; ++i) {
         const int product = (at(ra, da, i0 + i) - za) * (at(rb, db, i0 + i) - zb);
         v[i] = static_cast<float>(product) * m + zc;
       }
     });
   });
-  return ok();
 }
 
 }  // namespace kernels::cpu

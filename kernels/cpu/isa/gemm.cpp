@@ -9,6 +9,8 @@
 #include <new>
 #include <type_traits>
 
+#include "kernels/cpu/isa/aligned.hpp"
+
 namespace onyx::kernels::cpu {
 namespace {
 
@@ -30,16 +32,7 @@ constexpr int64_t nc_target = 1024;
 constexpr double min_flops_per_chunk = 1 << 20;
 
 float* allocate_aligned(int64_t floats) {
-  const std::size_t bytes = (static_cast<std::size_t>(std::max<int64_t>(floats, 1)) * sizeof(float) + 63) / 64 * 64;
-  auto* p = static_cast<float*>(std::aligned_alloc(64, bytes));
-  if (!p) {
-#if defined(__cpp_exceptions)
-    throw std::bad_alloc();
-#else
-    std::abort();  // as tensor.hpp's allocate_aligned without exceptions
-#endif
-  }
-  return p;
+  return static_cast<float*>(aligned_bytes(static_cast<std::size_t>(std::max<int64_t>(floats, 0)) * sizeof(float)));
 }
 
 // Grow-only per-thread packing buffer: no allocation once warm.

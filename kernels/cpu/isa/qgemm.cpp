@@ -9,6 +9,8 @@
 #include <new>
 #include <vector>
 
+#include "kernels/cpu/isa/aligned.hpp"
+
 #if !defined(ONYX_ISA_SINGLE_TU)
 #define ONYX_ISA_HAS_Q8_AVX2 1
 #define ONYX_ISA_HAS_AVX512VNNI 1
@@ -108,19 +110,6 @@ constexpr int64_t nc_target = 256;
 // A task should carry at least this many multiply-adds, or waking a worker
 // costs more than it saves.
 constexpr double min_macs_per_task = 1 << 19;
-
-std::byte* allocate_bytes(int64_t n) {
-  const std::size_t bytes = (static_cast<std::size_t>(std::max<int64_t>(n, 1)) + 63) / 64 * 64;
-  auto* p = static_cast<std::byte*>(std::aligned_alloc(64, bytes));
-  if (!p) {
-#if defined(__cpp_exceptions)
-    throw std::bad_alloc();
-#else
-    std::abort();
-#endif
-  }
-  return p;
-}
 
 // Panels [q0, q1) of one operand into the kernel's layout (see isa.hpp):
 // value (k, w) of panel q at dst[q * panel + ((k / g) * width + w % width) * g + k % g].
@@ -307,7 +296,7 @@ q8_panels q8_pack(bool as_a, std::int64_t W, std::int64_t K, const q8_matrix& x,
   out.a_ = as_a;
   out.kernel_ = &kernel;
   out.panel_bytes_ = panel * bytes;
-  out.data_.reset(allocate_bytes(panels * panel * bytes));
+  out.data_.reset(static_cast<std::byte*>(aligned_bytes(static_cast<std::size_t>(panels * panel * bytes))));
   out.sums_ = std::make_unique<std::int32_t[]>(static_cast<std::size_t>(panels * width));
   std::int32_t* sums = out.sums_.get();
   std::byte* d = out.data_.get();
