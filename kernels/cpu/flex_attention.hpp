@@ -28,7 +28,8 @@
 namespace onyx::kernels::cpu::flex_attention_detail {
 
 /// x rounded to dtype `t` (float16 or bfloat16) and back; else x.
-template <class A> A round_to(dtype t, A x) {
+template <class A>
+A round_to(dtype t, A x) {
   if (t == dtype::float16) return static_cast<A>(to_float(to_float16(static_cast<float>(x))));
   if (t == dtype::bfloat16) return static_cast<A>(to_float(to_bfloat16(static_cast<float>(x))));
   return x;
@@ -64,12 +65,13 @@ inline result<tensor> modify(const call<ops::FlexAttention>& c, const graph::gra
   tensor y = outs[0].as_tensor();
   if (y.type() != t || y.shape() != shape)
     return status(errc::invalid_argument, std::string(what) + " returned a " + std::string(name(y.type())) + " " +
-                                              to_string(y.shape()) + " tensor, expected " + std::string(name(t)) +
-                                              " " + to_string(shape) + " (its input's type and shape)");
+                                              to_string(y.shape()) + " tensor, expected " + std::string(name(t)) + " " +
+                                              to_string(shape) + " (its input's type and shape)");
   return y;
 }
 
-template <class A, class P> status flex_attention(const call<ops::FlexAttention>& c, dtype p_type) {
+template <class A, class P>
+status flex_attention(const call<ops::FlexAttention>& c, dtype p_type) {
   const auto& attrs = c.attrs();
   const tensor &q = c.input(0), &k = c.input(1), &v = c.input(2);
   if (q.rank() != 4 || k.rank() != 4 || v.rank() != 4)
@@ -143,8 +145,7 @@ template <class A, class P> status flex_attention(const call<ops::FlexAttention>
   parallel_for(c.pool(), B * Hq, 1, [&](std::int64_t lo, std::int64_t hi) {
     for (std::int64_t bh = lo; bh < hi; ++bh) {
       const std::int64_t b = bh / Hq, hk = bh % Hq / group;
-      matmul<P>(false, L, Ev, S, probs.data() + bh * rows, vp.data() + (b * Hkv + hk) * S * Ev,
-                y.data() + bh * L * Ev);
+      matmul<P>(false, L, Ev, S, probs.data() + bh * rows, vp.data() + (b * Hkv + hk) * S * Ev, y.data() + bh * L * Ev);
     }
   });
   onyx::narrow(std::span<const P>(y), c.output(0));
@@ -165,9 +166,11 @@ inline status run(const call<ops::FlexAttention>& c) {
 
 namespace onyx {
 
-template <> struct kernel<ops::FlexAttention, cpu> {
+template <>
+struct kernel<ops::FlexAttention, cpu> {
   static constexpr std::array types{dtypes::floats};
-  template <ops::signature S> static status run(const call<ops::FlexAttention>& c) {
+  template <ops::signature S>
+  static status run(const call<ops::FlexAttention>& c) {
     return kernels::cpu::flex_attention_detail::run(c);
   }
 };

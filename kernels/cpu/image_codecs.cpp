@@ -18,8 +18,8 @@
 #include <limits>
 #include <string>
 
-#include <jpeglib.h>
 #include <jerror.h>
+#include <jpeglib.h>
 #include <openjpeg.h>
 #include <png.h>
 #include <tiffio.h>
@@ -38,8 +38,8 @@ constexpr std::int64_t max_pixels = std::int64_t{1} << 28;
 
 result<rgb_image> make_image(std::string_view format, std::int64_t height, std::int64_t width) {
   if (height <= 0 || width <= 0 || height > max_pixels / width)
-    return corrupt(format, "image size " + std::to_string(width) + " x " + std::to_string(height) +
-                               " is empty or too large");
+    return corrupt(format,
+                   "image size " + std::to_string(width) + " x " + std::to_string(height) + " is empty or too large");
   rgb_image im;
   im.height = height, im.width = width;
   im.pixels.resize(static_cast<std::size_t>(height * width * 3));
@@ -76,7 +76,8 @@ result<rgb_image> decode_bmp(std::span<const std::uint8_t> d) {
   if (core) {
     width = le16(&d[18]), height = static_cast<std::int16_t>(le16(&d[20])), bpp = le16(&d[24]);
   } else {
-    if (header < 40 || d.size() < 14 + std::size_t{40}) return corrupt(f, "unknown header size " + std::to_string(header));
+    if (header < 40 || d.size() < 14 + std::size_t{40})
+      return corrupt(f, "unknown header size " + std::to_string(header));
     width = static_cast<std::int32_t>(le32(&d[18])), height = static_cast<std::int32_t>(le32(&d[22]));
     bpp = le16(&d[28]), compression = le32(&d[30]), colors = le32(&d[46]);
   }
@@ -90,8 +91,8 @@ result<rgb_image> decode_bmp(std::span<const std::uint8_t> d) {
     if (d.size() < at + 12) return corrupt(f, "the bit field masks are cut off");
     for (int c = 0; c < 3; ++c) masks[c] = le32(&d[at + 4 * c]);
   } else if (compression != 0) {
-    return status(errc::unsupported, "BMP compression " + std::to_string(compression) +
-                                         " (RLE, JPEG or PNG inside BMP) is not supported");
+    return status(errc::unsupported,
+                  "BMP compression " + std::to_string(compression) + " (RLE, JPEG or PNG inside BMP) is not supported");
   } else if (bpp == 16) {
     masks[0] = 0x7c00, masks[1] = 0x03e0, masks[2] = 0x001f;
   } else if (bpp == 32) {
@@ -176,7 +177,8 @@ result<rgb_image> decode_pnm(std::span<const std::uint8_t> d) {
   if (kind == '2' || kind == '3') {
     for (std::int64_t i = 0; i < samples; ++i) {
       std::int64_t v;
-      if (!number(v)) return corrupt(f, "sample " + std::to_string(i) + " of " + std::to_string(samples) + " is missing");
+      if (!number(v))
+        return corrupt(f, "sample " + std::to_string(i) + " of " + std::to_string(samples) + " is missing");
       put(i, scale(v));
     }
     return im;
@@ -383,8 +385,10 @@ result<rgb_image> decode_jpeg2000(std::span<const std::uint8_t> d, bool jp2) {
     const std::int64_t top = (std::int64_t{1} << comp.prec) - 1;
     for (std::int64_t i = 0; i < h * w; ++i) {
       std::int64_t v = std::clamp<std::int64_t>(comp.data[i] + offset, 0, top);
-      if (comp.prec > 8) v >>= comp.prec - 8;
-      else if (comp.prec < 8) v = v * 255 / top;
+      if (comp.prec > 8)
+        v >>= comp.prec - 8;
+      else if (comp.prec < 8)
+        v = v * 255 / top;
       im.pixels[i * 3 + c] = static_cast<std::uint8_t>(v);
     }
   }
@@ -465,14 +469,22 @@ result<rgb_image> decode_tiff(std::span<const std::uint8_t> d) {
 
 const char* webp_status(VP8StatusCode s) {
   switch (s) {
-    case VP8_STATUS_OUT_OF_MEMORY: return "out of memory";
-    case VP8_STATUS_INVALID_PARAM: return "invalid parameter";
-    case VP8_STATUS_BITSTREAM_ERROR: return "bitstream error";
-    case VP8_STATUS_UNSUPPORTED_FEATURE: return "unsupported feature (e.g. animation)";
-    case VP8_STATUS_SUSPENDED: return "suspended";
-    case VP8_STATUS_USER_ABORT: return "aborted";
-    case VP8_STATUS_NOT_ENOUGH_DATA: return "the data ends early";
-    default: return "unknown error";
+    case VP8_STATUS_OUT_OF_MEMORY:
+      return "out of memory";
+    case VP8_STATUS_INVALID_PARAM:
+      return "invalid parameter";
+    case VP8_STATUS_BITSTREAM_ERROR:
+      return "bitstream error";
+    case VP8_STATUS_UNSUPPORTED_FEATURE:
+      return "unsupported feature (e.g. animation)";
+    case VP8_STATUS_SUSPENDED:
+      return "suspended";
+    case VP8_STATUS_USER_ABORT:
+      return "aborted";
+    case VP8_STATUS_NOT_ENOUGH_DATA:
+      return "the data ends early";
+    default:
+      return "unknown error";
   }
 }
 
@@ -511,8 +523,7 @@ std::string_view format_of(std::span<const std::uint8_t> d) {
   if (starts_with(d, "\xff\x4f\xff\x51"sv)) return "J2K";
   if (starts_with(d, "\x89PNG\r\n\x1a\n"sv)) return "PNG";
   if (d.size() >= 2 && d[0] == 'P' && d[1] >= '1' && d[1] <= '7') return "PNM";
-  if (starts_with(d, "II*\0"sv) || starts_with(d, "MM\0*"sv) || starts_with(d, "II+\0"sv) ||
-      starts_with(d, "MM\0+"sv))
+  if (starts_with(d, "II*\0"sv) || starts_with(d, "MM\0*"sv) || starts_with(d, "II+\0"sv) || starts_with(d, "MM\0+"sv))
     return "TIFF";
   if (d.size() >= 12 && starts_with(d, "RIFF"sv) && std::memcmp(d.data() + 8, "WEBP", 4) == 0) return "WebP";
   return "";
@@ -533,9 +544,10 @@ result<rgb_image> decode_rgb(std::span<const std::uint8_t> data) {
     std::snprintf(hex, sizeof hex, "%02x", data[i]);
     head += hex;
   }
-  return status(errc::invalid_argument, "not an image in a supported format (BMP, JPEG, JPEG 2000, PNG, PNM, TIFF, "
-                                        "WebP): " + std::to_string(data.size()) + " bytes starting " +
-                                            (head.empty() ? std::string("(empty)") : head));
+  return status(errc::invalid_argument,
+                "not an image in a supported format (BMP, JPEG, JPEG 2000, PNG, PNM, TIFF, "
+                "WebP): " +
+                    std::to_string(data.size()) + " bytes starting " + (head.empty() ? std::string("(empty)") : head));
 }
 
 }  // namespace onyx::image

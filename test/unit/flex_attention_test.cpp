@@ -70,7 +70,8 @@ model_builder flex_model(const shape_t& s, dtype t, dtype softmax, bool causal, 
       return g.node("Gather", {shape, g.constant(tensor::scalar(i))}, {{"axis", std::int64_t{0}}});
     };
     auto zero = g.constant(tensor::scalar(std::int64_t{0})), one = g.constant(tensor::scalar(std::int64_t{1}));
-    auto rows = g.node("Unsqueeze", {g.node("Range", {zero, at(2), one}), g.constant(tensor::from<std::int64_t>({1}, {1}))});
+    auto rows =
+        g.node("Unsqueeze", {g.node("Range", {zero, at(2), one}), g.constant(tensor::from<std::int64_t>({1}, {1}))});
     auto cols = g.node("Range", {zero, at(3), one});
     auto hidden = g.node("Less", {rows, cols});
     tensor ninf = tensor::zeros(softmax, {});

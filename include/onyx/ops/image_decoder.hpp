@@ -31,7 +31,8 @@ struct ImageDecoder {
     const sym_shape& x = c.input_shape(0);
     if (x.rank_known && x.rank() != 1) return c.fail("encoded_stream must be 1D, got " + x.str());
     // The image's size is in the data: known only when running.
-    c.set_output(0, dtype::uint8, sym_shape({dim::unknown(), dim::unknown(), dim(a.pixel_format == "Grayscale" ? 1 : 3)}));
+    c.set_output(0, dtype::uint8,
+                 sym_shape({dim::unknown(), dim::unknown(), dim(a.pixel_format == "Grayscale" ? 1 : 3)}));
     return ok();
   }
 };
