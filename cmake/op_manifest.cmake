@@ -9,6 +9,7 @@
 #   ONYX_GROUP_<g>_OP_HEADERS         its op headers (under include/onyx/ops/), sorted
 #   ONYX_GROUP_<g>_KERNEL_HEADERS     its kernel headers (under kernels/cpu/), sorted
 #   ONYX_GROUP_<g>_EXPANDED           its op structs with no CPU kernel
+#   ONYX_GROUP_<g>_CONDITION          the macro (and CMake option) an optional group needs, or empty
 #   ONYX_KERNEL_HEADERS               every kernel header, sorted
 #   ONYX_KERNEL_HEADER_<h>_OPS        the op structs kernel header <h> specializes
 #   ONYX_OP_MANIFEST                  the manifest's path
@@ -25,8 +26,14 @@ function(onyx_read_op_manifest source_dir)
     if(line STREQUAL "" OR line MATCHES "^#")
       continue()
     endif()
+    set(condition "")
+    if(line MATCHES "^group[ \t]+[a-z_0-9]+[ \t]+if[ \t]+([A-Z_0-9]+)[ \t]+")
+      set(condition ${CMAKE_MATCH_1})
+      string(REGEX REPLACE "[ \t]+if[ \t]+[A-Z_0-9]+" "" line "${line}")
+    endif()
     if(line MATCHES "^group[ \t]+([a-z_0-9]+)[ \t]+(.+)$")
       set(g ${CMAKE_MATCH_1})
+      set(condition_${g} "${condition}")
       if(g IN_LIST groups)
         message(FATAL_ERROR "${manifest}:${number}: group ${g} is declared twice")
       endif()
@@ -83,6 +90,7 @@ function(onyx_read_op_manifest source_dir)
     set(ONYX_GROUP_${g}_OP_HEADERS ${op_headers_${g}} PARENT_SCOPE)
     set(ONYX_GROUP_${g}_KERNEL_HEADERS ${kernel_headers_${g}} PARENT_SCOPE)
     set(ONYX_GROUP_${g}_EXPANDED ${expanded_${g}} PARENT_SCOPE)
+    set(ONYX_GROUP_${g}_CONDITION "${condition_${g}}" PARENT_SCOPE)
   endforeach()
   list(SORT kernel_headers)
   foreach(h IN LISTS kernel_headers)

@@ -7,6 +7,8 @@ packages=(
   libxsimd-dev libxtensor-dev libboost-dev
   libprotobuf-dev protobuf-compiler libonnx-dev
   catch2 libbenchmark-dev
+  # ImageDecoder's codecs (the optional ONYX_IMAGE_DECODER component)
+  libjpeg-dev libpng-dev libopenjp2-7-dev libtiff-dev libwebp-dev
   libdnnl-dev  # oneDNN: a reference in bench/ only, never linked into onyx
   # examples/ocr: image decoding and writing, the rendered sample images, and
   # ONNX Runtime (npm) for its output check

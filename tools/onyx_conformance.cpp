@@ -12,6 +12,9 @@
 // an unlisted one that fails as skipped ("not yet supported"); passing tests
 // missing from the list are reported so the list can grow.
 //
+// A pass-list line `suite/test if OPTION` lists the test only in builds with
+// that optional component (ONYX_IMAGE_DECODER); elsewhere it is skipped
+// ("not in this build").
 // --random-list FILE names tests of ops whose values come from a generator
 // (Bernoulli, Dropout's mask, ...): their expected files hold one generator's
 // draws, so such a test passes when every output has the expected dtype and
@@ -38,12 +41,24 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <tuple>
+#include <utility>
 
 #include "onyx/graph/tensor_proto.hpp"
 #include "onyx/session.hpp"
 
 namespace fs = std::filesystem;
+
+// The optional components (CMake options, defined as macros of the same
+// name where on) a pass-list line may depend on: `suite/test if OPTION`.
+constexpr std::pair<std::string_view, bool> build_options[] = {
+#if defined(ONYX_IMAGE_DECODER)
+    {"ONYX_IMAGE_DECODER", true},
+#else
+    {"ONYX_IMAGE_DECODER", false},
+#endif
+};
 
 namespace {
 
@@ -366,6 +381,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::set<std::string> listed;
+  std::map<std::string, std::string> not_built;  // listed tests of an optional component this build lacks
   bool have_list = !pass_list_file.empty();
   if (have_list) {
     std::ifstream in(pass_list_file);
@@ -375,7 +391,24 @@ int main(int argc, char** argv) {
     }
     for (std::string line; std::getline(in, line);) {
       line.erase(line.find_last_not_of(" \t\r") + 1);
-      if (!line.empty() && line[0] != '#') listed.insert(line);
+      if (line.empty() || line[0] == '#') continue;
+      // `suite/test if OPTION`: listed only where this build has the optional component.
+      if (const auto at = line.find(" if "); at != std::string::npos) {
+        const std::string option = line.substr(at + 4);
+        line.erase(at);
+        const auto* o = std::find_if(std::begin(build_options), std::end(build_options),
+                                     [&](const auto& b) { return b.first == option; });
+        if (o == std::end(build_options)) {
+          std::fprintf(stderr, "onyx-conformance: pass list line '%s': unknown option '%s'\n", line.c_str(),
+                       option.c_str());
+          return 2;
+        }
+        if (!o->second) {
+          not_built[line] = option;
+          continue;
+        }
+      }
+      listed.insert(line);
     }
   }
   // A list file: one `suite/test [words...]` a line; `#` starts a comment.
@@ -448,11 +481,14 @@ int main(int argc, char** argv) {
     } else if (res == outcome::pass) {
       ++passed;
       all_passes.push_back(tc.name);
-      if (have_list && !listed.count(tc.name)) new_passes.push_back(tc.name);
+      if (have_list && !listed.count(tc.name) && !not_built.count(tc.name)) new_passes.push_back(tc.name);
       std::printf("PASS %s\n", tc.name.c_str());
     } else if (!have_list || listed.count(tc.name)) {
       ++failed;
       std::printf("FAIL %s: %s\n", tc.name.c_str(), why.c_str());
+    } else if (auto nb = not_built.find(tc.name); nb != not_built.end()) {
+      ++skipped;
+      std::printf("SKIP %s: not in this build (%s is off)\n", tc.name.c_str(), nb->second.c_str());
     } else {
       ++skipped;
       std::printf("SKIP %s: not yet supported (%s)\n", tc.name.c_str(), why.c_str());

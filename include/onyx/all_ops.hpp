@@ -5,6 +5,7 @@
 
 #include "onyx/ops/control_ops.hpp"
 #include "onyx/ops/elementwise_ops.hpp"
+#include "onyx/ops/image_ops.hpp"
 #include "onyx/ops/loss_ops.hpp"
 #include "onyx/ops/misc_ops.hpp"
 #include "onyx/ops/ml_ops.hpp"
@@ -35,6 +36,7 @@ using all_ops = op_list_cat_t<
     text_ops,
     training_ops,
     transformer_ops,
+    image_ops,
     random_ops,
     quant_ops>;
 // clang-format on

@@ -5,6 +5,7 @@
 
 #include "kernels/cpu/control_kernels.hpp"
 #include "kernels/cpu/elementwise_kernels.hpp"
+#include "kernels/cpu/image_kernels.hpp"
 #include "kernels/cpu/loss_kernels.hpp"
 #include "kernels/cpu/misc_kernels.hpp"
 #include "kernels/cpu/ml_kernels.hpp"

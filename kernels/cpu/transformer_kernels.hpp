@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kernels/cpu/attention.hpp"
+#include "kernels/cpu/flex_attention.hpp"
 #include "kernels/cpu/linear_attention.hpp"
 #include "kernels/cpu/rms_normalization.hpp"
 #include "kernels/cpu/rotary_embedding.hpp"
