@@ -26,7 +26,7 @@ cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS
   -DONYX_SANITIZE="$kind" -DONYX_BUILD_EXAMPLES=OFF -DONYX_TEST_DATA="$data" >/dev/null
 start=$(date +%s)
 if [ "$kind" = address ]; then
-  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   cmake --build "$dir" --target onyx_tests onyx-conformance fuzz_replay
   echo "sanitize.sh: built in $(( $(date +%s) - start )) s"
   (cd "$dir" && ONYX_ISA=avx2 ./test/onyx_tests)
