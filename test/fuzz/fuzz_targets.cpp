@@ -141,7 +141,7 @@ void run_once(const session_core& s) {
 
 }  // namespace
 
-int model(const std::uint8_t* data, std::size_t size) {
+int load_and_run_model(const std::uint8_t* data, std::size_t size) {
   auto m = catch_allocation_failure(
       [&] {
         return graph::load_model_from_bytes(std::string_view(reinterpret_cast<const char*>(data), size),
@@ -149,12 +149,12 @@ int model(const std::uint8_t* data, std::size_t size) {
       },
       [] { return std::string("load"); });
   if (!m.ok()) return 0;
-  auto s = fuzz_registry::open(std::move(m).value(), options());
+  auto s = basic_session<fuzz_registry>::open(std::move(m).value(), options());
   if (s.ok()) run_once(**s);
   return 0;
 }
 
-int tensor(const std::uint8_t* data, std::size_t size) {
+int read_tensor(const std::uint8_t* data, std::size_t size) {
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
   auto own = catch_allocation_failure([&] { return graph::parse_tensor_proto(bytes); }, [] { return std::string(); });
   onnx::TensorProto p;
@@ -166,7 +166,7 @@ int tensor(const std::uint8_t* data, std::size_t size) {
   return 0;
 }
 
-int compact(const std::uint8_t* data, std::size_t size) {
+int read_compact(const std::uint8_t* data, std::size_t size) {
   // The reader views its bytes (tensors included): give it an aligned copy.
   auto buf = try_allocate_aligned(size);
   if (!buf) return 0;
@@ -175,7 +175,7 @@ int compact(const std::uint8_t* data, std::size_t size) {
   auto m = catch_allocation_failure([&] { return graph::compact::read(bytes, buf, fuzz_registry::table()); },
                                     [] { return std::string(); });
   if (!m.ok()) return 0;
-  auto s = fuzz_registry::open(std::move(m).value(), options());
+  auto s = basic_session<fuzz_registry>::open(std::move(m).value(), options());
   if (s.ok()) run_once(**s);
   return 0;
 }

@@ -18,16 +18,16 @@
 
 namespace onyx::fuzz {
 
-int model(const std::uint8_t* data, std::size_t size);
-int tensor(const std::uint8_t* data, std::size_t size);
-int compact(const std::uint8_t* data, std::size_t size);
+int load_and_run_model(const std::uint8_t* data, std::size_t size);
+int read_tensor(const std::uint8_t* data, std::size_t size);
+int read_compact(const std::uint8_t* data, std::size_t size);
 
 /// The entry of a target by name ("model", "tensor", "compact"); null if none.
 using entry_fn = int (*)(const std::uint8_t*, std::size_t);
 inline entry_fn entry(std::string_view name) {
-  if (name == "model") return &model;
-  if (name == "tensor") return &tensor;
-  if (name == "compact") return &compact;
+  if (name == "model") return &load_and_run_model;
+  if (name == "tensor") return &read_tensor;
+  if (name == "compact") return &read_compact;
   return nullptr;
 }
 
