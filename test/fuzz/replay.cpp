@@ -6,6 +6,7 @@
 // CTest runs it over test/fuzz/regressions/<target>/ (each file an input a
 // fuzzer once crashed, hung or ran out of memory on). It passes when every
 // file returns; a crash fails the test.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
