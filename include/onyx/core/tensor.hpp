@@ -143,7 +143,7 @@ class tensor {
     tensor r = zeros(dtype_of<T>, std::move(shape));
     if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>)
       std::copy(values.begin(), values.end(), r.data<T>());
-    else
+    else if (!values.empty())  // an empty span may hold a null pointer, which memcpy may not take
       std::memcpy(r.data_, values.data(), values.size() * sizeof(T));
     return r;
   }
@@ -207,7 +207,7 @@ class tensor {
     tensor r = zeros(type_, shape_, dev);
     if (type_ == dtype::string)
       std::copy_n(data<std::string>(), size(), r.data<std::string>());
-    else
+    else if (bytes() > 0)  // a zero-sized view may hold no pointer
       std::memcpy(r.data_, data_, bytes());
     return r;
   }
