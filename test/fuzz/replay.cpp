@@ -28,6 +28,10 @@ int main(int argc, char** argv) {
       return 2;
     }
     std::vector<std::filesystem::path> paths;
+    if (!std::filesystem::is_directory(argv[a + 1])) {  // git keeps no empty folder: no findings yet
+      std::printf("%s: no folder %s, nothing to replay\n", argv[a], argv[a + 1]);
+      continue;
+    }
     for (const auto& e : std::filesystem::recursive_directory_iterator(argv[a + 1]))
       if (e.is_regular_file()) paths.push_back(e.path());
     std::sort(paths.begin(), paths.end());
