@@ -17,6 +17,8 @@ packages=(
   gnuplot-nox  # bench/transformers/scaling.sh draws its latency plots
   # python/: the Python package (pybind11), its tests, and the pip install test's venv
   python3-dev pybind11-dev python3-numpy python3-pytest python3-venv python3-pip
+  # tools/fuzz.sh: libFuzzer with clang's ASan/UBSan runtimes
+  clang-16 libfuzzer-16-dev libclang-rt-16-dev
 )
 # Debian's npm conflicts with a nodejs from NodeSource (which brings its own).
 command -v npm >/dev/null || packages+=(npm)

@@ -4,6 +4,7 @@
 //            [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]
 //            [--keep-float16] [--dim SYMBOL=N]... [--optimization none|basic|extended|all]
 //            [--save-optimized FILE.onnx] [--profile FILE.json] [--profile-summary]
+//            [--timeout SECONDS] [--max-allocation MIB]
 //
 // Inputs not given are generated: floats uniform in [0,1) from a fixed seed,
 // integers 0, bools false; symbolic dims are 1 unless --shape sets them
@@ -21,7 +22,9 @@
 // onyx's domain); --profile writes a Chrome trace (chrome://tracing,
 // Perfetto) of the session's creation and every kernel call, as
 // ONYX_PROFILE_FILE=FILE does for any program; --profile-summary prints
-// kernel time per op type, sorted by share.
+// kernel time per op type, sorted by share. --timeout ends a run that takes
+// longer with an error (run_options::timeout); --max-allocation caps a single
+// tensor (session_options::max_allocation_bytes, default the physical memory).
 //
 // Prints `session: created in X ms, peak RSS so far Y MiB` (loading and
 // preparing the model: session::open; the peak resident set after it), one
@@ -41,7 +44,8 @@ const char* usage =
     "usage: onyx-run [MODEL] [--input NAME=FILE.pb]... [--shape NAME=2x3x224x224]...\n"
     "                [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]\n"
     "                [--keep-float16] [--dim SYMBOL=N]... [--optimization none|basic|extended|all]\n"
-    "                [--save-optimized FILE.onnx] [--profile FILE.json] [--profile-summary]\n";
+    "                [--save-optimized FILE.onnx] [--profile FILE.json] [--profile-summary]\n"
+    "                [--timeout SECONDS] [--max-allocation MIB]\n";
 
 onyx::result<onyx::value> read_input(const onyx::io_info& in, const std::string& file) {
   auto kind = in.type.kind == onyx::value_kind::sequence ? onyx::graph::proto_kind::sequence

@@ -44,14 +44,15 @@ struct onyx_run_options {
 
 static_assert(ONYX_INVALID_MODEL == static_cast<int>(onyx::errc::invalid_model) &&
               ONYX_INTERNAL == static_cast<int>(onyx::errc::internal) &&
-              ONYX_CANCELLED == static_cast<int>(onyx::errc::cancelled));
+              ONYX_CANCELLED == static_cast<int>(onyx::errc::cancelled) &&
+              ONYX_RESOURCE_EXHAUSTED == static_cast<int>(onyx::errc::resource_exhausted));
 static_assert(ONYX_FLOAT == static_cast<int>(onyx::dtype::float32) &&
               ONYX_BFLOAT16 == static_cast<int>(onyx::dtype::bfloat16));
 
 namespace {
 
 // The status returned when even a status cannot be allocated; freeing it does nothing.
-onyx_status out_of_memory{ONYX_INTERNAL, "out of memory"};
+onyx_status out_of_memory{ONYX_RESOURCE_EXHAUSTED, "out of memory"};
 
 onyx_status* make_status(onyx_code code, const std::string& message) noexcept {
   try {
@@ -70,8 +71,8 @@ onyx_status* from(const onyx::status& s) noexcept {
 template <class F> onyx_status* guarded(F&& f) noexcept {
   try {
     return f();
-  } catch (const std::bad_alloc&) {
-    return make_status(ONYX_INTERNAL, "out of memory");
+  } catch (const std::bad_alloc& e) {
+    return make_status(ONYX_RESOURCE_EXHAUSTED, std::string("out of memory (") + e.what() + ")");
   } catch (const std::exception& e) {
     return make_status(ONYX_INTERNAL, e.what());
   } catch (...) {

@@ -18,12 +18,14 @@ std::string cpu_isa() {
 #if defined(__cpp_exceptions)
 session::session(const std::filesystem::path& path, const session_options& opt) : session_core(all_ops(), opt) {
   set_profile_isa(cpu_isa());
-  throw_if(init_from<graph::onnx_loader>(path));
+  throw_if(catch_allocation_failure([&] { return init_from<graph::onnx_loader>(path); },
+                                    [&] { return path.filename().string(); }));
 }
 
 session::session(graph::model m, const session_options& opt) : session_core(all_ops(), opt) {
   set_profile_isa(cpu_isa());
-  throw_if(init(std::move(m)));
+  throw_if(catch_allocation_failure([&] { return init(std::move(m)); },
+                                    [] { return std::string("creating the session"); }));
 }
 #endif
 
@@ -40,7 +42,8 @@ result<std::unique_ptr<session_core>> session::open(graph::model m, const sessio
 }
 
 result<std::unique_ptr<session_core>> session::open_bytes(std::string_view bytes, const session_options& opt) {
-  auto m = graph::load_model_from_bytes(bytes, all_ops());
+  auto m = catch_allocation_failure([&] { return graph::load_model_from_bytes(bytes, all_ops()); },
+                                    [] { return std::string("loading the model"); });
   if (!m.ok()) return std::move(m).error();
   return open(std::move(m).value(), opt);
 }

@@ -58,8 +58,9 @@ typedef enum onyx_code {
   ONYX_INVALID_GRAPH = 4,    /* shapes or types in the graph that do not agree */
   ONYX_OUT_OF_RANGE = 5,     /* an index inside the data is outside its bounds */
   ONYX_IO = 6,               /* a file could not be read or written */
-  ONYX_INTERNAL = 7,         /* a bug, or memory exhausted */
-  ONYX_CANCELLED = 8         /* the run was terminated (onyx_run_options_set_terminate) */
+  ONYX_INTERNAL = 7,         /* a bug */
+  ONYX_CANCELLED = 8,        /* the run was terminated (onyx_run_options_set_terminate) */
+  ONYX_RESOURCE_EXHAUSTED = 9 /* a tensor over the memory limits, or memory ran out */
 } onyx_code;
 
 typedef struct onyx_status onyx_status;

@@ -58,6 +58,7 @@ error_types& errors() {
       type = e.cancelled;
       break;
     case onyx::errc::internal:
+    case onyx::errc::resource_exhausted:
       type = e.runtime_exception;
       break;
     default:

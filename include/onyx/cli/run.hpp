@@ -6,6 +6,13 @@
 //           [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]
 //           [--keep-float16] [--dim SYMBOL=N]... [--optimization none|basic|extended|all]
 //           [--save-optimized FILE.onnx] [--profile FILE.json] [--profile-summary]
+//           [--timeout SECONDS] [--max-allocation MIB]
+//
+// --timeout ends each run that takes longer (run_options::timeout: checked
+// before each node and each subgraph call) with an error; --max-allocation
+// caps a single tensor (session_options::max_allocation_bytes; default the
+// physical memory). A model that asks for more memory than it can have ends
+// with an error naming the node and the size, exit status 1.
 //
 // --dim fixes a symbolic input dim by name (session_options::free_dimensions);
 // --optimization picks the passes by ONNX Runtime's levels; --save-optimized
@@ -49,6 +56,8 @@ struct options {
   graph::passes::optimization_level level = graph::passes::optimization_level::all;
   std::string save_optimized, profile;
   bool profile_summary = false;
+  double timeout_s = 0;                  // --timeout: 0 = none
+  std::size_t max_allocation_bytes = 0;  // --max-allocation (MiB): 0 = the default
 };
 
 /// Prints "PROGRAM: msg" to stderr; returns 1 (the exit status).
@@ -145,6 +154,19 @@ inline onyx::result<options> parse_args(int argc, char** argv, const char* usage
       ONYX_ASSIGN(o.profile, next());
     } else if (a == "--profile-summary") {
       o.profile_summary = true;
+    } else if (a == "--timeout") {
+      ONYX_ASSIGN(auto v, next());
+      char* end = nullptr;
+      double t = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end || !(t > 0) || t > 1e9) return bad("--timeout expects a positive number of seconds, got '" + v + "'");
+      o.timeout_s = t;
+    } else if (a == "--max-allocation") {
+      ONYX_ASSIGN(auto v, next());
+      char* end = nullptr;
+      long long m = std::strtoll(v.c_str(), &end, 10);
+      if (v.empty() || *end || m <= 0 || m > (1ll << 40))
+        return bad("--max-allocation expects a positive number of MiB, got '" + v + "'");
+      o.max_allocation_bytes = static_cast<std::size_t>(m) << 20;
     } else if (a == "-h" || a == "--help") {
       std::fputs(usage, stdout);
       std::exit(0);
@@ -255,12 +277,10 @@ using write_output_fn = onyx::status (*)(const onyx::tensor& t, const std::files
 using write_value_fn = onyx::status (*)(const onyx::value& v, const std::filesystem::path& path,
                                         const std::string& name);
 
-/// Opens the session with `open(session_options)`, then generates or reads
-/// the inputs, runs warmup + timed runs, prints each output and the latency
-/// line, and writes the outputs when asked. Returns the exit status.
+/// run() without its guard against allocation failures.
 template <class Open>
-int run(const std::string& program, const options& o, Open open, read_input_fn read_input, write_output_fn write_output,
-        write_value_fn write_value = nullptr) {
+int run_unguarded(const std::string& program, const options& o, Open open, read_input_fn read_input,
+                  write_output_fn write_output, write_value_fn write_value) {
   auto fail = [&](const std::string& msg) { return cli::fail(program, msg); };
   onyx::session_options so;
   so.threads = o.threads;
@@ -271,6 +291,9 @@ int run(const std::string& program, const options& o, Open open, read_input_fn r
   so.optimized_model_filepath = o.save_optimized;
   so.profile_file = o.profile;
   so.profile_summary = o.profile_summary;
+  so.max_allocation_bytes = o.max_allocation_bytes;
+  onyx::run_options ro;
+  ro.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(o.timeout_s));
   const auto c0 = std::chrono::steady_clock::now();
   auto opened = open(so);
   const auto c1 = std::chrono::steady_clock::now();
@@ -304,11 +327,11 @@ int run(const std::string& program, const options& o, Open open, read_input_fn r
 
   std::vector<onyx::value> outs;
   for (int i = 0; i < o.warmup; ++i)
-    if (auto st = s.run(inputs, outs); !st.ok()) return fail(st.message());
+    if (auto st = s.run(inputs, outs, ro); !st.ok()) return fail(st.message());
   std::vector<double> ms;
   for (int i = 0; i < o.runs; ++i) {
     auto t0 = std::chrono::steady_clock::now();
-    auto st = s.run(inputs, outs);
+    auto st = s.run(inputs, outs, ro);
     auto t1 = std::chrono::steady_clock::now();
     if (!st.ok()) return fail(st.message());
     ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
@@ -353,5 +376,22 @@ int run(const std::string& program, const options& o, Open open, read_input_fn r
   return 0;
 }
 
+/// Opens the session with `open(session_options)`, then generates or reads
+/// the inputs, runs warmup + timed runs, prints each output and the latency
+/// line, and writes the outputs when asked. Returns the exit status; memory
+/// running out anywhere is an error message and exit status 1, not an abort.
+template <class Open>
+int run(const std::string& program, const options& o, Open open, read_input_fn read_input, write_output_fn write_output,
+        write_value_fn write_value = nullptr) {
+#if defined(__cpp_exceptions)
+  try {
+    return run_unguarded(program, o, open, read_input, write_output, write_value);
+  } catch (const std::bad_alloc& e) {
+    return cli::fail(program, std::string("out of memory (") + e.what() + ")");
+  }
+#else
+  return run_unguarded(program, o, open, read_input, write_output, write_value);
+#endif
+}
 
 }  // namespace onyx::cli

@@ -105,14 +105,14 @@ inline const std::array<float, 256>* float8_table_of(dtype t) {
 /// dst[i] = src[i] as float (exact). dst.size() == src.size().
 inline void widen(std::span<const float16_t> src, std::span<float> dst) {
   assert(dst.size() == src.size());
-  const std::size_t n = src.size();
+  const std::size_t n = std::min(src.size(), dst.size());  // never past either end
   const float16_t* s = src.data();
   float* d = dst.data();
   for (std::size_t i = 0; i < n; ++i) d[i] = float_convert_detail::half_to_float(s[i].bits);
 }
 inline void widen(std::span<const bfloat16_t> src, std::span<float> dst) {
   assert(dst.size() == src.size());
-  const std::size_t n = src.size();
+  const std::size_t n = std::min(src.size(), dst.size());  // never past either end
   const bfloat16_t* s = src.data();
   float* d = dst.data();
   for (std::size_t i = 0; i < n; ++i) d[i] = std::bit_cast<float>(std::uint32_t{s[i].bits} << 16);
@@ -121,14 +121,14 @@ inline void widen(std::span<const bfloat16_t> src, std::span<float> dst) {
 /// dst[i] = src[i] rounded to nearest even. dst.size() == src.size().
 inline void narrow(std::span<const float> src, std::span<float16_t> dst) {
   assert(dst.size() == src.size());
-  const std::size_t n = src.size();
+  const std::size_t n = std::min(src.size(), dst.size());  // never past either end
   const float* s = src.data();
   float16_t* d = dst.data();
   for (std::size_t i = 0; i < n; ++i) d[i].bits = float_convert_detail::float_to_half(s[i]);
 }
 inline void narrow(std::span<const float> src, std::span<bfloat16_t> dst) {
   assert(dst.size() == src.size());
-  const std::size_t n = src.size();
+  const std::size_t n = std::min(src.size(), dst.size());  // never past either end
   const float* s = src.data();
   bfloat16_t* d = dst.data();
   for (std::size_t i = 0; i < n; ++i) d[i].bits = float_convert_detail::float_to_brain(s[i]);
@@ -140,7 +140,8 @@ inline void widen(std::span<const std::uint8_t> src, dtype t, std::span<float> d
   assert(dst.size() == src.size());
   const auto* table = float_convert_detail::float8_table_of(t);
   assert(table);
-  const std::size_t n = src.size();
+  if (!table) return;  // not a float8 type: dst is left as it is
+  const std::size_t n = std::min(src.size(), dst.size());  // never past either end
   for (std::size_t i = 0; i < n; ++i) dst[i] = (*table)[src[i]];
 }
 
@@ -149,7 +150,7 @@ inline void widen(std::span<const std::uint8_t> src, dtype t, std::span<float> d
 inline void narrow(std::span<const float> src, std::span<std::uint8_t> dst, dtype t, bool saturate = true,
                    e8m0_rounding rounding = e8m0_rounding::up) {
   assert(dst.size() == src.size());
-  const std::size_t n = src.size();
+  const std::size_t n = std::min(src.size(), dst.size());  // never past either end
   if (t == dtype::float8e8m0) {
     for (std::size_t i = 0; i < n; ++i) dst[i] = float_to_float8e8m0(src[i], saturate, rounding);
   } else {
@@ -164,7 +165,9 @@ inline void narrow(std::span<const float> src, std::span<std::uint8_t> dst, dtyp
 template <class D>
 void widen(const tensor& t, std::span<D> dst) {
   static_assert(std::is_same_v<D, float> || std::is_same_v<D, double>);
-  assert(static_cast<std::int64_t>(dst.size()) == t.size());
+  if (static_cast<std::int64_t>(dst.size()) != t.size())
+    throw_error(status(errc::invalid_argument, "widen: " + std::to_string(dst.size()) + " destination elements for a tensor of " +
+                                                   std::to_string(t.size())));
   auto copy = [&](auto tag) {
     using S = decltype(tag);
     const S* p = t.data<S>();
@@ -219,7 +222,9 @@ void widen(const tensor& t, std::span<D> dst) {
 template <class S>
 void narrow(std::span<const S> src, tensor& t) {
   static_assert(std::is_same_v<S, float> || std::is_same_v<S, double>);
-  assert(static_cast<std::int64_t>(src.size()) == t.size());
+  if (static_cast<std::int64_t>(src.size()) != t.size())
+    throw_error(status(errc::invalid_argument, "narrow: " + std::to_string(src.size()) + " source elements for a tensor of " +
+                                                   std::to_string(t.size())));
   auto copy = [&](auto tag) {
     using D = decltype(tag);
     D* p = t.data<D>();

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <span>
@@ -18,8 +19,16 @@ namespace onyx {
 
 using extents = std::vector<std::int64_t>;
 
+/// The product of the extents; int64's maximum when it overflows (a size
+/// every allocation check then refuses), 0 when a dim is 0.
 inline std::int64_t element_count(std::span<const std::int64_t> e) {
-  return std::accumulate(e.begin(), e.end(), std::int64_t{1}, std::multiplies<>{});
+  std::int64_t n = 1;
+  bool overflow = false;
+  for (std::int64_t d : e) {
+    if (d == 0) return 0;
+    overflow = overflow || __builtin_mul_overflow(n, d, &n);
+  }
+  return overflow ? std::numeric_limits<std::int64_t>::max() : n;
 }
 
 inline std::string to_string(std::span<const std::int64_t> e) {
@@ -48,19 +57,34 @@ class dim {
 
   std::string str() const { return known() ? std::to_string(value_) : expr_->str(); }
 
+  // Known dims whose sum, difference or product overflows int64 saturate:
+  // an extent that large fails every later size check (a model's shape
+  // arithmetic may overflow; found by the model fuzzer).
+  static std::int64_t saturated(bool negative) {
+    return negative ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
+  }
   friend dim operator+(const dim& a, const dim& b) {
-    if (a.known() && b.known()) return a.value_ + b.value_;
+    if (a.known() && b.known()) {
+      std::int64_t r;
+      return __builtin_add_overflow(a.value_, b.value_, &r) ? saturated(a.value_ < 0) : r;
+    }
     if (a.known() && a.value_ == 0) return b;
     if (b.known() && b.value_ == 0) return a;
     return combine(op::add, a, b);
   }
   friend dim operator-(const dim& a, const dim& b) {
-    if (a.known() && b.known()) return a.value_ - b.value_;
+    if (a.known() && b.known()) {
+      std::int64_t r;
+      return __builtin_sub_overflow(a.value_, b.value_, &r) ? saturated(a.value_ < 0) : r;
+    }
     if (b.known() && b.value_ == 0) return a;
     return combine(op::sub, a, b);
   }
   friend dim operator*(const dim& a, const dim& b) {
-    if (a.known() && b.known()) return a.value_ * b.value_;
+    if (a.known() && b.known()) {
+      std::int64_t r;
+      return __builtin_mul_overflow(a.value_, b.value_, &r) ? saturated((a.value_ < 0) != (b.value_ < 0)) : r;
+    }
     if (a.known() && a.value_ == 1) return b;
     if (b.known() && b.value_ == 1) return a;
     if ((a.known() && a.value_ == 0) || (b.known() && b.value_ == 0)) return 0;
@@ -69,6 +93,7 @@ class dim {
   /// Floor division, as ONNX shape formulas use it.
   friend dim floordiv(const dim& a, const dim& b) {
     if (a.known() && b.known() && b.value_ != 0) {
+      if (b.value_ == -1 && a.value_ == std::numeric_limits<std::int64_t>::min()) return saturated(false);
       auto q = a.value_ / b.value_;
       return (a.value_ % b.value_ != 0 && ((a.value_ < 0) != (b.value_ < 0))) ? q - 1 : q;
     }

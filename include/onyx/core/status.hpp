@@ -5,7 +5,10 @@
 // a failed status into `onyx::error` when exceptions are enabled.
 #pragma once
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <optional>
@@ -21,7 +24,8 @@ enum class errc {
   out_of_range,      // an index inside the data is outside its bounds
   io,                // file could not be read or written
   internal,
-  cancelled,         // a run stopped on request (run_options::terminate)
+  cancelled,         // a run stopped on request (run_options::terminate) or past its deadline
+  resource_exhausted,  // a tensor or arena over the session's memory limits, or memory ran out
 };
 
 /// Success, or an error code with a message. Cheap to return when ok.
@@ -57,6 +61,29 @@ class [[nodiscard]] status {
 };
 
 inline status ok() { return {}; }
+
+#if defined(__cpp_exceptions)
+/// What the throwing API throws: the status's code and message.
+class error : public std::runtime_error {
+ public:
+  explicit error(const status& s) : std::runtime_error(s.message()), code_(s.code()) {}
+  errc code() const { return code_; }
+
+ private:
+  errc code_;
+};
+#endif
+
+/// Reports a broken precondition of the public API: throws onyx::error, or
+/// without exceptions prints the message and aborts. Checked in every build.
+[[noreturn]] inline void throw_error(status s) {
+#if defined(__cpp_exceptions)
+  throw error(s);
+#else
+  std::fprintf(stderr, "onyx: %s\n", s.message().c_str());
+  std::abort();
+#endif
+}
 
 /// A value or the status that explains why there is none.
 template <class T> class [[nodiscard]] result {

@@ -20,7 +20,9 @@
 #include <vector>
 
 #include "onyx/core/dtype.hpp"
+#include "onyx/core/memory_limits.hpp"
 #include "onyx/core/shape.hpp"
+#include "onyx/core/status.hpp"
 
 namespace onyx {
 
@@ -71,8 +73,10 @@ class tensor {
  public:
   tensor() = default;
 
-  /// An owning tensor; numbers are zero, strings empty.
+  /// An owning tensor; numbers are zero, strings empty. A negative dim is
+  /// an onyx::error; a size past the address space, std::bad_alloc.
   static tensor zeros(dtype t, extents shape, device dev = {}) {
+    check_extents(shape);
     tensor r;
     r.type_ = t;
     r.shape_ = std::move(shape);
@@ -94,6 +98,7 @@ class tensor {
   /// An owning tensor whose numeric contents are left unset (strings are empty).
   static tensor uninitialized(dtype t, extents shape, device dev = {}) {
     if (t == dtype::string) return zeros(t, std::move(shape), dev);
+    check_extents(shape);
     tensor r;
     r.type_ = t;
     r.shape_ = std::move(shape);
@@ -119,14 +124,26 @@ class tensor {
     return r;
   }
 
-  /// An owning tensor holding a copy of `values`.
+  /// An owning tensor holding a copy of `values`. Throws onyx::error
+  /// (errc::invalid_argument) when their count is not the shape's.
   template <class T> static tensor from(std::span<const T> values, extents shape) {
+    auto r = try_from(values, std::move(shape));
+    if (!r.ok()) throw_error(std::move(r).error());
+    return std::move(r).value();
+  }
+  /// As `from`, returning the error (for -fno-exceptions programs).
+  template <class T> static result<tensor> try_from(std::span<const T> values, extents shape) {
     static_assert(dtype_of<T> != dtype::undefined, "no ONNX element type for this C++ type");
-    assert(static_cast<std::int64_t>(values.size()) == element_count(shape));
+    for (auto d : shape)
+      if (d < 0) return status(errc::invalid_argument, "tensor::from: negative dim in shape [" + to_string(shape) + "]");
+    if (static_cast<std::int64_t>(values.size()) != element_count(shape))
+      return status(errc::invalid_argument, "tensor::from: " + std::to_string(values.size()) +
+                                                " values given for shape [" + to_string(shape) + "], which holds " +
+                                                std::to_string(element_count(shape)));
     tensor r = zeros(dtype_of<T>, std::move(shape));
     if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>)
       std::copy(values.begin(), values.end(), r.data<T>());
-    else
+    else if (!values.empty())  // an empty span may hold a null pointer, which memcpy may not take
       std::memcpy(r.data_, values.data(), values.size() * sizeof(T));
     return r;
   }
@@ -147,7 +164,12 @@ class tensor {
   dtype type() const { return type_; }
   const extents& shape() const { return shape_; }
   std::size_t rank() const { return shape_.size(); }
-  std::int64_t dim(std::size_t i) const { return shape_[i]; }
+  std::int64_t dim(std::size_t i) const {
+    if (i >= shape_.size()) [[unlikely]]
+      throw_error(status(errc::out_of_range, "tensor::dim(" + std::to_string(i) + ") of a rank-" +
+                                                 std::to_string(shape_.size()) + " tensor"));
+    return shape_[i];
+  }
   std::int64_t size() const { return element_count(shape_); }
   std::size_t bytes() const { return storage_bytes(type_, size()); }
   device where() const { return device_; }
@@ -156,16 +178,26 @@ class tensor {
 
   void* raw() { return data_; }
   const void* raw() const { return data_; }
+  /// The elements as T. T must be the element type or one of its width
+  /// (bytes for sub-byte types); a wider T (reading past the end) is an
+  /// onyx::error in every build.
   template <class T> T* data() {
     assert(type_ == dtype_of<T> || type_ == dtype::undefined || sizeof(T) * 8 == static_cast<std::size_t>(bit_width(type_)));
+    if (type_ != dtype::undefined && sizeof(T) * 8 > static_cast<std::size_t>(std::max(8, bit_width(type_)))) [[unlikely]]
+      throw_error(status(errc::invalid_argument, "tensor::data: a " + std::string(name(type_)) +
+                                                     " tensor read as " + std::to_string(sizeof(T)) + "-byte elements"));
     return static_cast<T*>(data_);
   }
   template <class T> const T* data() const { return const_cast<tensor*>(this)->data<T>(); }
   template <class T> std::span<T> values() { return {data<T>(), static_cast<std::size_t>(size())}; }
   template <class T> std::span<const T> values() const { return {data<T>(), static_cast<std::size_t>(size())}; }
 
-  /// Same data, other extents (element count must match).
+  /// Same data, other extents (element count must match: else onyx::error).
   tensor reshaped(extents shape) const {
+    if (element_count(shape) != size() || std::any_of(shape.begin(), shape.end(), [](auto d) { return d < 0; }))
+      throw_error(status(errc::invalid_argument, "tensor::reshaped: shape [" + to_string(shape) +
+                                                     "] does not hold the " + std::to_string(size()) +
+                                                     " elements of [" + to_string(shape_) + "]"));
     tensor r = *this;
     r.shape_ = std::move(shape);
     return r;
@@ -175,13 +207,25 @@ class tensor {
     tensor r = zeros(type_, shape_, dev);
     if (type_ == dtype::string)
       std::copy_n(data<std::string>(), size(), r.data<std::string>());
-    else
+    else if (bytes() > 0)  // a zero-sized view may hold no pointer
       std::memcpy(r.data_, data_, bytes());
     return r;
   }
   void set_device(device d) { device_ = d; }
 
  private:
+  static void check_extents(const extents& shape) {
+    for (auto d : shape)
+      if (d < 0) throw_error(status(errc::invalid_argument, "a tensor of shape [" + to_string(shape) + "]: negative dim"));
+    if (!checked_storage_bytes(dtype::complex128, shape)) {
+#if defined(__cpp_exceptions)
+      throw std::bad_alloc();
+#else
+      std::abort();
+#endif
+    }
+  }
+
   std::shared_ptr<void> buffer_;
   void* data_ = nullptr;
   dtype type_ = dtype::undefined;

@@ -187,6 +187,22 @@ inline result<tensor> parse_tensor_proto(std::string_view bytes, std::string* na
   if (has_raw && raw.size() != bytes_needed)
     return wire::bad("raw_data has " + std::to_string(raw.size()) + " bytes, expected " +
                      std::to_string(bytes_needed) + " for " + what);
+  // The values present must be the dims' count before anything is
+  // allocated: a few bytes claiming 2^40 elements are an error, not a
+  // terabyte allocation (found by the tensor fuzzer).
+  if (!has_raw && n != 0) {
+    std::size_t have = 0;
+    const char* field = "int32_data";
+    switch (t) {
+      case dtype::float32: have = f32.size(), field = "float_data"; break;
+      case dtype::float64: have = f64.size(), field = "double_data"; break;
+      case dtype::int64: have = i64.size(), field = "int64_data"; break;
+      case dtype::uint32:
+      case dtype::uint64: have = u64.size(), field = "uint64_data"; break;
+      default: have = i32.size(); break;
+    }
+    if (have != static_cast<std::size_t>(n)) return count_error(field, have);
+  }
   auto out = tensor::uninitialized(t, dims);
   auto* p = static_cast<char*>(out.raw());
   if (has_raw) {

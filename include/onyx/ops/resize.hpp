@@ -62,7 +62,13 @@ inline result<std::vector<resize_axis>> resize_geometry(const extents& in, const
     if (!scales.empty()) {
       if (!(scales[k] > 0)) return fail("scales entry " + std::to_string(k) + " must be positive");
       a.scale = scales[k];
-      a.out = static_cast<std::int64_t>(std::floor(scales[k] * static_cast<double>(in[axes[k]])));
+      const double out = std::floor(scales[k] * static_cast<double>(in[axes[k]]));
+      // Past 2^62 the extent is unrepresentable (and casting it undefined:
+      // found by the model fuzzer); no allocation could hold it anyway.
+      if (!(out < 4.6e18))
+        return fail("scales entry " + std::to_string(k) + " (" + std::to_string(scales[k]) +
+                    ") makes an output dim too large");
+      a.out = static_cast<std::int64_t>(out);
     } else {
       if (sizes[k] < 0) return fail("sizes entry " + std::to_string(k) + " is negative");
       a.out = sizes[k];

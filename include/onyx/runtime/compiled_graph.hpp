@@ -14,6 +14,7 @@
 #include "onyx/graph/infer.hpp"
 #include "onyx/graph/passes/passes.hpp"
 #include "onyx/runtime/invoke.hpp"
+#include "onyx/core/memory_limits.hpp"
 #include "onyx/core/thread_pool.hpp"
 
 namespace onyx::runtime {
@@ -43,6 +44,7 @@ struct compiled_graph {
   /// Per value: 1 where a constant was freed after its readers' prepare
   /// consumed it (kernel.hpp); runs bind a data-less tensor of its type there.
   std::vector<char> released;
+  memory_limits limits;  // compile_options::limits: checked before each allocation of a run
 };
 
 // ---------------------------------------------------------------------------
@@ -169,17 +171,26 @@ inline result<std::pair<const kernel_entry*, const backend_info*>> find_kernel(c
 
 /// Runs `n` once on known inputs with a host kernel: value propagation and
 /// constant folding share it.
+/// An output over `limits` (or memory running out) is an error, so folding
+/// leaves such a node to run time, where the run reports it.
 inline result<std::vector<tensor>> evaluate_node(const graph::node& n, std::span<const tensor* const> inputs,
-                                                 const graph::inferred& st, const thread_pool* pool) {
+                                                 const graph::inferred& st, const thread_pool* pool,
+                                                 const memory_limits& limits = {}) {
   ONYX_ASSIGN(auto found, find_kernel(n, st, true));
   std::vector<const value_type*> outputs;
-  for (int id : n.outputs) outputs.push_back(id >= 0 ? &st.types[id] : nullptr);
-  return invoke(*found.first, n.attrs.get(), inputs, outputs, pool);
+  for (int id : n.outputs) {
+    outputs.push_back(id >= 0 ? &st.types[id] : nullptr);
+    if (id < 0 || st.types[id].kind != value_kind::tensor) continue;
+    if (auto e = st.types[id].shape.concrete_extents())
+      ONYX_TRY(check_allocation(limits, st.types[id].type, *e, n.label() + ": an output"));
+  }
+  return catch_allocation_failure([&] { return invoke(*found.first, n.attrs.get(), inputs, outputs, pool); },
+                                  [&] { return n.label(); });
 }
 
-inline graph::evaluate_fn make_evaluator(const thread_pool* pool) {
-  return [pool](const graph::node& n, std::span<const tensor* const> ins, const graph::inferred& st) {
-    return evaluate_node(n, ins, st, pool);
+inline graph::evaluate_fn make_evaluator(const thread_pool* pool, const memory_limits& limits = {}) {
+  return [pool, limits](const graph::node& n, std::span<const tensor* const> ins, const graph::inferred& st) {
+    return evaluate_node(n, ins, st, pool, limits);
   };
 }
 
@@ -191,6 +202,7 @@ struct compile_options {
   /// optimization pass (its name): a stage dump (graph::stage_dumper).
   graph::passes::after_pass_fn after_stage{};
   graph::passes::pass_options passes{};  // which optional passes run
+  memory_limits limits{};  // folding skips larger outputs; runs check against them
 };
 
 /// Per value of `g`: how many node inputs read it, or -1 where a constant
@@ -245,7 +257,7 @@ inline result<optimized_graph> infer_and_optimize(graph::graph& g, const compile
                                                   const graph::graph* outer_graph = nullptr,
                                                   const graph::inferred* outer = nullptr) {
   optimized_graph out;
-  auto evaluate = make_evaluator(opt.pool);
+  auto evaluate = make_evaluator(opt.pool, opt.limits);
   // A body starts from its inference within the enclosing graph, which typed
   // its inputs; a body that inference did not reach, from its declarations.
   const graph::inferred* body = nullptr;
@@ -277,6 +289,7 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
   auto cg = std::make_shared<compiled_graph>();
   ONYX_ASSIGN(auto optimized, infer_and_optimize(*g, opt, outer_graph, outer));
   cg->types = std::move(optimized.types);
+  cg->limits = opt.limits;
   cg->capture_sources = std::move(optimized.capture_sources);
 
   // Bind: each node gets the kernel of the first backend that has one.

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <limits>
 
 #include "onyx/runtime/compiled_graph.hpp"
@@ -138,7 +139,7 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
     plan->st.types[g.inputs[i]] = std::move(input_types[i]);
     plan->st.known[g.inputs[i]].reset();
   }
-  ONYX_TRY(graph::infer_graph(g, plan->st, make_evaluator(pool)));
+  ONYX_TRY(graph::infer_graph(g, plan->st, make_evaluator(pool, cg.limits)));
 
   std::vector<char> is_output(g.values.size(), 0);
   for (int id : g.outputs) is_output[id] = 1;
@@ -149,6 +150,14 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
     for (int id : n.outputs)
       if (id >= 0 && !plan->st.known[id]) known = false;
     if (known) continue;  // every output already computed by inference
+    // Every output whose extents are known must fit the limits (the plan's
+    // arena sums them with unchecked arithmetic).
+    for (int id : n.outputs) {
+      if (id < 0 || plan->st.types[id].kind != value_kind::tensor) continue;
+      if (auto e = plan->st.types[id].shape.concrete_extents())
+        ONYX_TRY(check_allocation(cg.limits, plan->st.types[id].type, *e,
+                                  n.label() + ": output '" + g.values[id].name + "'"));
+    }
     int step = static_cast<int>(plan->steps.size());
     plan->steps.push_back(static_cast<int>(k));
     for (int id : n.outputs)
@@ -190,6 +199,11 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
       }
     }
     plan->arena_bytes[d] = scratch_bytes ? scratch_at + scratch_bytes : mp.arena_bytes;
+    if (cg.limits.max_arena && plan->arena_bytes[d] > cg.limits.max_arena)
+      return status(errc::resource_exhausted,
+                    "running graph '" + g.name + "' on inputs of these shapes needs an arena of " +
+                        byte_count(plan->arena_bytes[d]) + " for its tensors and kernel scratch, more than allowed (" +
+                        byte_count(cg.limits.max_arena) + ", session_options::max_arena_bytes)");
   }
   return std::shared_ptr<const shaped_plan>(std::move(plan));
 }
@@ -212,6 +226,7 @@ struct run_context {
   std::vector<char> reset_after_run;                   // per value
   op_profile* profile = nullptr;                       // set when the session profiles (profile.hpp)
   const std::atomic<bool>* terminate = nullptr;        // run_options::terminate: checked before each node
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();  // run_options::timeout
   step_observer* observer = nullptr;                   // called around each kernel call
 };
 
@@ -267,9 +282,19 @@ class node_context final : public kernel_context {
   node_context(const thread_pool* pool, const bound_node* node, run_context* rc)
       : pool_(pool), node_(node), rc_(rc) {}
   const thread_pool* pool() const override { return pool_; }
+  /// Throws allocation_limit_error over the session's limits (the executor
+  /// reports it as a status naming the node).
   tensor allocate(dtype t, const extents& shape) override {
+    if (status s = check_allocation(limits_, t, shape, "an output"); !s.ok()) {
+#if defined(__cpp_exceptions)
+      throw allocation_limit_error(s.message());
+#else
+      std::abort();
+#endif
+    }
     return tensor::uninitialized(t, shape, device{node_->backend->device});
   }
+  void set_limits(const memory_limits& l) { limits_ = l; }
   status run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) override;
   int subgraph_index(const graph::graph* g) const override {
     const auto& sg = node_->node->subgraphs;
@@ -282,7 +307,20 @@ class node_context final : public kernel_context {
   const thread_pool* pool_;
   const bound_node* node_;
   run_context* rc_;
+  memory_limits limits_;
 };
+
+namespace executor_detail {
+/// errc::cancelled when `rc` was told to stop or is past its deadline.
+inline status check_stop(const run_context& rc, const std::string_view before, const graph::node* n) {
+  auto where = [&] { return n ? std::string(before) + n->label() : std::string(before); };
+  if (rc.terminate && rc.terminate->load(std::memory_order_relaxed))
+    return status(errc::cancelled, "the run was terminated (run_options::terminate was set) " + where());
+  if (rc.deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > rc.deadline)
+    return status(errc::cancelled, "the run passed its deadline (run_options::timeout) " + where());
+  return ok();
+}
+}  // namespace executor_detail
 
 /// Sets up `rc` for `plan` (a no-op when it already is) and binds the
 /// inputs. Fails, leaving `rc` as it was, when the plan's arena (the tensors
@@ -293,10 +331,10 @@ inline status bind_plan(const compiled_graph& cg, const shaped_plan* plan, run_c
     if (rc.arena_bytes[d] < plan->arena_bytes[d]) {
       auto arena = try_allocate_aligned(plan->arena_bytes[d]);
       if (!arena)
-        return status(errc::invalid_argument,
+        return status(errc::resource_exhausted,
                       "running graph '" + g.name + "' on inputs of these shapes needs " +
-                          std::to_string(plan->arena_bytes[d] >> 20) +
-                          " MiB for its tensors and kernel scratch, more than can be allocated");
+                          byte_count(plan->arena_bytes[d]) +
+                          " for its tensors and kernel scratch, more than can be allocated");
       rc.arenas[d] = std::move(arena);
       rc.arena_bytes[d] = plan->arena_bytes[d];
       rc.plan = nullptr;
@@ -340,8 +378,8 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
   for (std::size_t s = 0; s < steps; ++s) {
     const bound_node& b = cg.nodes[plan ? plan->steps[s] : s];
     const auto& n = *b.node;
-    if (rc.terminate && rc.terminate->load(std::memory_order_relaxed))
-      return status(errc::cancelled, "the run was terminated (run_options::terminate was set) before " + n.label());
+    if (rc.terminate || rc.deadline != std::chrono::steady_clock::time_point::max())
+      ONYX_TRY(executor_detail::check_stop(rc, "before ", &n));
     auto& outs = rc.out_ptrs[s];
     // Outputs the plan did not place: graph outputs (fresh each run) and
     // values whose extents were unknown until now.
@@ -350,9 +388,16 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
       int id = n.outputs[i];
       if (id < 0 || !rc.reset_after_run[id]) continue;
       auto e = plan ? st.types[id].shape.concrete_extents() : std::nullopt;
-      if (e && st.types[id].kind == value_kind::tensor && !st.types[id].optional)
-        *outs[i] = tensor::uninitialized(st.types[id].type, *e, device{cg.devices[id]});
-      else
+      if (e && st.types[id].kind == value_kind::tensor && !st.types[id].optional) {
+        ONYX_TRY(check_allocation(cg.limits, st.types[id].type, *e,
+                                  n.label() + ": output '" + g.values[id].name + "'"));
+        ONYX_TRY(catch_allocation_failure(
+            [&] {
+              *outs[i] = tensor::uninitialized(st.types[id].type, *e, device{cg.devices[id]});
+              return ok();
+            },
+            [&] { return n.label() + ": output '" + g.values[id].name + "'"; }));
+      } else
         need_infer = true;
     }
     if (need_infer) {
@@ -364,9 +409,15 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
         if (id < 0 || !rc.reset_after_run[id]) continue;
         const auto& t = inf.outs_[i];
         auto e = t.shape.concrete_extents();
-        if (e && t.kind == value_kind::tensor && !t.optional && !(*outs[i]).is_tensor())
-          *outs[i] = tensor::uninitialized(t.type, *e, device{cg.devices[id]});
-        else if (!(*outs[i]).is_tensor())
+        if (e && t.kind == value_kind::tensor && !t.optional && !(*outs[i]).is_tensor()) {
+          ONYX_TRY(check_allocation(cg.limits, t.type, *e, n.label() + ": output '" + g.values[id].name + "'"));
+          ONYX_TRY(catch_allocation_failure(
+              [&] {
+                *outs[i] = tensor::uninitialized(t.type, *e, device{cg.devices[id]});
+                return ok();
+              },
+              [&] { return n.label() + ": output '" + g.values[id].name + "'"; }));
+        } else if (!(*outs[i]).is_tensor())
           *outs[i] = value{};  // the kernel allocates it
       }
     }
@@ -382,6 +433,7 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
                                           std::string(b.backend->name));
     }
     node_context ctx(pool, &b, &rc);
+    ctx.set_limits(cg.limits);
     kernel_call c;
     c.attrs_ = n.attrs.get();
     c.state_ = b.state.get();
@@ -398,7 +450,10 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
     }
     if (rc.observer) rc.observer->before(n);
     const auto start = rc.profile ? op_profile::clock::now() : op_profile::clock::time_point{};
-    status r = planned ? b.kernel->run(c) : run_with_plan_here(*b.kernel, c, pool);
+    // Allocation failures inside the kernel (its outputs over the limits,
+    // its own buffers) end the run with the node named.
+    status r = catch_allocation_failure([&] { return planned ? b.kernel->run(c) : run_with_plan_here(*b.kernel, c, pool); },
+                                        [&] { return std::string("allocating inside the kernel"); });
     if (rc.observer) rc.observer->after(n);
     if (rc.profile) executor_detail::record(*rc.profile, b, c.in_, start, op_profile::clock::now() - start);
     if (!r.ok()) return std::move(r).with_context(n.label());
@@ -423,6 +478,11 @@ inline status node_context::run_subgraph(int index, std::span<const value> input
                                               " inputs, got " + std::to_string(inputs.size()));
   run_context rc;
   rc.terminate = rc_->terminate;
+  rc.deadline = rc_->deadline;
+  // A body may hold no node to check before (a Loop carrying its values
+  // through): each call checks once.
+  if (rc.terminate || rc.deadline != std::chrono::steady_clock::time_point::max())
+    ONYX_TRY(executor_detail::check_stop(rc, "in subgraph '" + g.name + "'", nullptr));
   ONYX_TRY(bind_plan(sub, nullptr, rc));
   for (std::size_t i = 0; i < inputs.size(); ++i) rc.slots[g.inputs[i]] = inputs[i];
   for (std::size_t i = 0; i < g.captures.size(); ++i) rc.slots[g.captures[i]] = rc_->slots[sub.capture_sources[i]];

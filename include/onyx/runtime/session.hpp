@@ -15,6 +15,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <list>
 #include <map>
 #include <mutex>
@@ -73,6 +74,13 @@ struct session_options {
   std::filesystem::path profile_file{};
   /// Keep kernel time per op type (profile_summary()).
   bool profile_summary = false;
+  /// The largest single tensor a run or constant folding may allocate, in
+  /// bytes; 0: the machine's physical memory. A node asking for more fails
+  /// with errc::resource_exhausted naming the node and the size.
+  std::size_t max_allocation_bytes = 0;
+  /// The largest arena (planned intermediate tensors and kernel scratch) of
+  /// one run, in bytes; 0: the machine's physical memory.
+  std::size_t max_arena_bytes = 0;
 };
 
 /// One node of the prepared graph, as it will run.
@@ -95,6 +103,10 @@ struct run_options {
   /// When this becomes true (from any thread), the run stops before its next
   /// node and returns errc::cancelled; the session stays usable.
   const std::atomic<bool>* terminate = nullptr;
+  /// When positive, the run stops before the first node (or subgraph call,
+  /// such as a Loop iteration) that starts later than this after the run
+  /// began, and returns errc::cancelled. A kernel already running finishes.
+  std::chrono::nanoseconds timeout{0};
 };
 
 /// What the model file says about itself (ModelProto's description fields).
@@ -109,17 +121,7 @@ template <class T, class = void> inline constexpr bool complete = false;
 template <class T> inline constexpr bool complete<T, std::void_t<decltype(sizeof(T))>> = true;
 }  // namespace session_detail
 
-#if defined(__cpp_exceptions)
-/// What the throwing API throws: the status's code and message.
-class error : public std::runtime_error {
- public:
-  explicit error(const status& s) : std::runtime_error(s.message()), code_(s.code()) {}
-  errc code() const { return code_; }
-
- private:
-  errc code_;
-};
-#endif
+// onyx::error, what the throwing API throws, is in core/status.hpp.
 
 /// A session over any op table. `basic_session<Registry>` and `session` are
 /// the typed ways to make one.
@@ -130,7 +132,8 @@ class session_core {
   static result<std::unique_ptr<session_core>> open(graph::model m, const op_table& ops,
                                                     const session_options& opt = {}) {
     std::unique_ptr<session_core> s(new session_core(ops, opt));
-    ONYX_TRY(s->init(std::move(m)));
+    ONYX_TRY(catch_allocation_failure([&] { return s->init(std::move(m)); },
+                                      [] { return std::string("creating the session"); }));
     return s;
   }
   /// Loads `path` with `Loader` (an .onnx file: include onyx/graph/loader.hpp)
@@ -139,7 +142,8 @@ class session_core {
   static result<std::unique_ptr<session_core>> open(const std::filesystem::path& path, const op_table& ops,
                                                     const session_options& opt = {}) {
     std::unique_ptr<session_core> s(new session_core(ops, opt));
-    ONYX_TRY(s->template init_from<Loader>(path));
+    ONYX_TRY(catch_allocation_failure([&] { return s->template init_from<Loader>(path); },
+                                      [&] { return path.filename().string(); }));
     return s;
   }
 
@@ -182,8 +186,25 @@ class session_core {
     return run(inputs, outputs, run_options{});
   }
 
-  /// The same, with per-run settings (terminate). Thread-safe.
+  /// The same, with per-run settings (terminate, timeout). Thread-safe.
+  /// Memory running out anywhere in the run is errc::resource_exhausted.
   status run(std::span<const named_value> inputs, std::vector<value>& outputs, const run_options& ro) const {
+    return catch_allocation_failure([&] { return run_unguarded(inputs, outputs, ro); },
+                                    [] { return std::string("run"); });
+  }
+
+#if defined(__cpp_exceptions)
+  /// Runs the model and returns its outputs in graph-output order; throws
+  /// onyx::error on bad inputs or a failing kernel.
+  std::vector<value> run(const std::vector<named_value>& inputs) const {
+    std::vector<value> outs;
+    if (status s = run(std::span<const named_value>(inputs), outs); !s.ok()) throw error(s);
+    return outs;
+  }
+#endif
+
+ private:
+  status run_unguarded(std::span<const named_value> inputs, std::vector<value>& outputs, const run_options& ro) const {
     const auto& g = *main_->g;
     std::vector<const value*> given(g.inputs.size(), nullptr);
     for (const auto& [name, v] : inputs) {
@@ -208,6 +229,8 @@ class session_core {
     auto rc = acquire();
     rc->profile = profile_.get();
     rc->terminate = ro.terminate;
+    rc->deadline = ro.timeout.count() > 0 ? std::chrono::steady_clock::now() + ro.timeout
+                                          : std::chrono::steady_clock::time_point::max();
     if (profile_) profile_->count_run();
     ONYX_TRY(runtime::bind_plan(*main_, plan.get(), *rc));
     for (std::size_t i = 0; i < g.inputs.size(); ++i) rc->slots[g.inputs[i]] = *given[i];
@@ -227,16 +250,7 @@ class session_core {
     return st;
   }
 
-#if defined(__cpp_exceptions)
-  /// Runs the model and returns its outputs in graph-output order; throws
-  /// onyx::error on bad inputs or a failing kernel.
-  std::vector<value> run(const std::vector<named_value>& inputs) const {
-    std::vector<value> outs;
-    if (status s = run(std::span<const named_value>(inputs), outs); !s.ok()) throw error(s);
-    return outs;
-  }
-#endif
-
+ public:
   virtual ~session_core() {
     if (!profile_) return;
     if (profile_->print_at_exit()) std::fputs(profile_->report().c_str(), stderr);
@@ -327,7 +341,8 @@ class session_core {
       }
     }
 #endif
-    runtime::compile_options co{optimize && !model_.optimized, pool_.get(), ops_, {}, passes};
+    runtime::compile_options co{optimize && !model_.optimized, pool_.get(), ops_, {}, passes,
+                                memory_limits::with_defaults(opt_.max_allocation_bytes, opt_.max_arena_bytes)};
 #if !defined(ONYX_NO_OPTIMIZER)
     if (dump.enabled() || profile_)
       co.after_stage = [&](std::string_view stage, const graph::graph& g, const graph::inferred& st) {
@@ -421,11 +436,13 @@ template <class Registry> class basic_session : public session_core {
   template <class Loader = graph::onnx_loader>
   explicit basic_session(const std::filesystem::path& path, const session_options& opt = {})
       : session_core(Registry::table(), opt) {
-    throw_if(this->template init_from<Loader>(path));
+    throw_if(catch_allocation_failure([&] { return this->template init_from<Loader>(path); },
+                                      [&] { return path.filename().string(); }));
   }
   /// Prepares a model already in graph form (no file, no protobuf).
   explicit basic_session(graph::model m, const session_options& opt = {}) : session_core(Registry::table(), opt) {
-    throw_if(init(std::move(m)));
+    throw_if(catch_allocation_failure([&] { return init(std::move(m)); },
+                                      [] { return std::string("creating the session"); }));
   }
 #endif
   template <class Loader = graph::onnx_loader>

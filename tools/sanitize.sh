@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# tools/sanitize.sh address|thread [BUILD_DIR]: a sanitizer build and its tests
+# (issue 15, item 3).
+#
+#   address: ASan + UBSan (-fno-sanitize-recover: the first report fails).
+#            Runs the unit tests at one ISA level (unit.avx2), the fuzz
+#            regression replay, and the whole conformance suite.
+#   thread:  TSan. Runs the concurrency test: 8 threads calling run on one
+#            session at once, each result compared bit for bit with a serial
+#            run (test/concurrency/concurrent_run.cpp, its own small registry).
+#
+# Both build only what they run (onyx_tests, onyx-conformance, fuzz_replay;
+# concurrent_run),
+# with -O1 and ccache, in build-asan/ or build-tsan/. Set ONYX_SANITIZE_QUICK=1
+# for the unit tests and the replay only (no conformance suite).
+set -euo pipefail
+kind=${1:?usage: sanitize.sh address|thread [BUILD_DIR]}
+root=$(cd "$(dirname "$0")/.." && pwd)
+case "$kind" in
+  address) dir=${2:-$root/build-asan} ;;
+  thread) dir=${2:-$root/build-tsan} ;;
+  *) echo "sanitize.sh: address or thread, not '$kind'" >&2; exit 2 ;;
+esac
+data=${ONYX_TEST_DATA:-$root/../shared/onnx-tests}
+cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+  -DONYX_SANITIZE="$kind" -DONYX_BUILD_EXAMPLES=OFF -DONYX_TEST_DATA="$data" >/dev/null
+start=$(date +%s)
+if [ "$kind" = address ]; then
+  export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  cmake --build "$dir" --target onyx_tests onyx-conformance fuzz_replay
+  echo "sanitize.sh: built in $(( $(date +%s) - start )) s"
+  (cd "$dir" && ONYX_ISA=avx2 ./test/onyx_tests)
+  ctest --test-dir "$dir" --output-on-failure -R '^fuzz\.replay$'
+  if [ -z "${ONYX_SANITIZE_QUICK:-}" ] && [ -d "$data" ]; then
+    "$root/test/conformance/run.sh" "$dir/tools/onyx-conformance" "$data" "$root/test/conformance/pass_list.txt"
+  fi
+else
+  export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+  cmake --build "$dir" --target concurrent_run
+  echo "sanitize.sh: built in $(( $(date +%s) - start )) s"
+  "$dir/test/concurrent_run"
+fi
+echo "sanitize.sh $kind: passed in $(( $(date +%s) - start )) s"
