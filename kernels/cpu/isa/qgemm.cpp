@@ -103,13 +103,13 @@ using std::int64_t;
 // or x 16 columns x 2 bytes: 16 KiB) stays in L1 while the A panels of an
 // MC block stream past it from L2; the int32 accumulators of an MC x NC block
 // (96 KiB) stay in L2 until the sink reads them.
-constexpr int64_t kc_block = 512;  // a multiple of every k_group
-constexpr int64_t mc_target = 96;
-constexpr int64_t nc_target = 256;
+constexpr int64_t q8_kc_block = 512;  // a multiple of every k_group
+constexpr int64_t q8_mc_target = 96;
+constexpr int64_t q8_nc_target = 256;
 
 // A task should carry at least this many multiply-adds, or waking a worker
 // costs more than it saves.
-constexpr double min_macs_per_task = 1 << 19;
+constexpr double q8_min_macs_per_task = 1 << 19;
 
 // Panels [q0, q1) of one operand into the kernel's layout (see isa.hpp):
 // value (k, w) of panel q at dst[q * panel + ((k / g) * width + w % width) * g + k % g].
@@ -205,7 +205,7 @@ void pack_range(bool as_a, const q8_matrix& x, int64_t W, int64_t K, int width, 
   }
 }
 
-struct problem {
+struct q8_problem {
   int64_t M, N, K;
   const q8_panels* a;
   const q8_panels* b;
@@ -218,7 +218,7 @@ struct problem {
 };
 
 // The block of rows [i0, i0 + rows) and columns [j0, j0 + cols).
-void run_block(const problem& p, int64_t i0, int64_t rows, int64_t j0, int64_t cols) {
+void q8_run_block(const q8_problem& p, int64_t i0, int64_t rows, int64_t j0, int64_t cols) {
   thread_local std::vector<std::int32_t> acc_buffer;
   if (acc_buffer.size() < static_cast<std::size_t>(p.mc * p.nc)) acc_buffer.resize(static_cast<std::size_t>(p.mc * p.nc));
   std::int32_t* acc = acc_buffer.data();
@@ -227,7 +227,7 @@ void run_block(const problem& p, int64_t i0, int64_t rows, int64_t j0, int64_t c
   const int mr = k.mr, nr = k.nr, g = k.k_group;
   int64_t k0 = 0;
   do {  // K == 0 still takes one pass, writing zeros
-    const int64_t kc = std::min(kc_block, p.K - k0);
+    const int64_t kc = std::min(q8_kc_block, p.K - k0);
     const int64_t groups = (kc + g - 1) / g;
     const int64_t a_off = (k0 / g) * mr * g * k.a_bytes, b_off = (k0 / g) * nr * g * k.b_bytes;
     for (int64_t jr = 0; jr < cols; jr += nr) {
@@ -323,7 +323,7 @@ void q8_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const q8_operand& a
   using namespace qgemm_detail;
   if (M <= 0 || N <= 0) return;
   q8_panels a_now, b_now;
-  problem p;
+  q8_problem p;
   p.M = M, p.N = N, p.K = K;
   p.kernel = &kernel;
   p.a = a.packed;
@@ -354,8 +354,8 @@ void q8_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const q8_operand& a
     const int64_t blocks = std::max<int64_t>((total + target - 1) / target, 1);
     return std::max<int64_t>(((total + blocks - 1) / blocks + unit - 1) / unit, 1) * unit;
   };
-  p.mc = even(M, std::max<int64_t>(mc_target / mr, 1) * mr, mr);
-  p.nc = even(N, std::max<int64_t>(nc_target / nr, 1) * nr, nr);
+  p.mc = even(M, std::max<int64_t>(q8_mc_target / mr, 1) * mr, mr);
+  p.nc = even(N, std::max<int64_t>(q8_nc_target / nr, 1) * nr, nr);
   const int64_t mb = (M + p.mc - 1) / p.mc;
   int64_t nb = (N + p.nc - 1) / p.nc;
   const int threads = pool ? pool->size() : 1;
@@ -370,12 +370,12 @@ void q8_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const q8_operand& a
     for (int64_t t = t0; t < t1; ++t) {
       const int64_t bi = t / nb, bj = t % nb;
       const int64_t i0 = bi * p.mc, j0 = bj * p.nc;
-      run_block(p, i0, std::min(p.mc, M - i0), j0, std::min(p.nc, N - j0));
+      q8_run_block(p, i0, std::min(p.mc, M - i0), j0, std::min(p.nc, N - j0));
     }
   };
   const double macs = static_cast<double>(p.mc) * static_cast<double>(p.nc) * static_cast<double>(std::max<int64_t>(K, 1));
   if (threads > 1 && mb * nb > 1)
-    pool->parallel_for(mb * nb, static_cast<int64_t>(min_macs_per_task / macs) + 1, block);
+    pool->parallel_for(mb * nb, static_cast<int64_t>(q8_min_macs_per_task / macs) + 1, block);
   else
     block(0, mb * nb);
 }
