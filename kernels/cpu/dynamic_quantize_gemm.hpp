@@ -75,37 +75,19 @@ template <> struct kernel<ops::DynamicQuantizeMatMul, cpu> {
     const tensor& a = c.input(0);
     const tensor& b = c.input(1);
     tensor& y = c.output(0);
-    const std::int64_t k = b.dim(0), n = b.dim(1), rows = k > 0 ? a.size() / k : 0;
+    const std::int64_t n = b.dim(1);
     if (y.size() == 0) return ok();
     ONYX_ASSIGN(auto b_scale, float_per_index(c, 2, n, 1.0f, "b_scale"));
     ONYX_ASSIGN(auto bias, float_per_index(c, 4, n, 0.0f, "bias"));
-    std::vector<std::int32_t> zb = zero_points(c, 3);
-    if (zb.size() != 1 && static_cast<std::int64_t>(zb.size()) != n)
-      return status(errc::invalid_argument, "b_zero_point holds " + std::to_string(zb.size()) + " values for " +
-                                                std::to_string(n) + " columns");
     std::uint8_t* aq = quantized_buffer(a.size());
     const auto [a_scale, a_zero] = dynamic_quantize(a.data<float>(), a.size(), aq, c.pool());
     std::vector<float> scale(static_cast<std::size_t>(n));
     for (std::size_t j = 0; j < scale.size(); ++j) scale[j] = a_scale * b_scale[j];
-    const std::int32_t za = a_zero;
-    q8_operand qa, qb;
-    qa.matrix = {aq, false, k, false};
-    qa.zero_point = &za;
-    qb.matrix = q8_rows(b.raw(), b.type(), n, false);
-    const q8_panels& packed = c.state<q8_matmul_state>().b;
-    if (!packed.empty() && packed.kernel() == &isa::q8_active() && packed.depth() == k && packed.width() == n)
-      qb.packed = &packed;
-    else if (!b.raw())
-      return status(errc::internal, "DynamicQuantizeMatMul: B was packed for another kernel and released");
-    qb.zero_point = zb.data();
-    qb.per_index = zb.size() > 1;
     float* out = y.data<float>();
     const bool has_bias = c.has_input(4);
-    auto write = [&](const q8_block& blk) {
-      write_dequantized(blk, out + blk.i0 * n + blk.j0, n, scale.data() + blk.j0, has_bias ? bias.data() + blk.j0 : nullptr);
-    };
-    q8_gemm(rows, n, k, qa, qb, q8_sink::of(write), c.pool());
-    return ok();
+    return q8_matmul(c, aq, dtype::uint8, a.shape(), {a_zero}, 1, 3, [&](std::int64_t at, const q8_block& blk) {
+      write_dequantized(blk, out + at, n, scale.data() + blk.j0, has_bias ? bias.data() + blk.j0 : nullptr);
+    });
   }
 };
 

@@ -153,12 +153,14 @@ inline q8_matmul_state prepare_q8_b(const prepare_info_base& p, int b_in) {
 /// The exact products of an 8-bit numpy matmul, handed to sink(y_offset, block)
 /// where y_offset is the flat output index of the block's (0, 0) and a row of
 /// the block is n elements further on.
+/// A is given as its bytes, type and shape (the node's input, or a quantized
+/// copy of a float input) with its zero points.
 template <class Sink>
-status q8_matmul(const kernel_call& c, int a_in, int b_in, int za_in, int zb_in, Sink sink) {
-  const tensor& a = c.input(a_in);
+status q8_matmul(const kernel_call& c, const std::uint8_t* ab, dtype a_type, const extents& a_shape,
+                 std::vector<std::int32_t> za, int b_in, int zb_in, Sink sink) {
   const tensor& b = c.input(b_in);
-  ONYX_ASSIGN(auto p, plan_matmul(a.shape(), b.shape()));
-  std::vector<std::int32_t> za = zero_points(c, za_in), zb = zero_points(c, zb_in);
+  ONYX_ASSIGN(auto p, plan_matmul(a_shape, b.shape()));
+  const std::vector<std::int32_t> zb = zero_points(c, zb_in);
   if ((za.size() != 1 && static_cast<std::int64_t>(za.size()) != p.m) ||
       (zb.size() != 1 && static_cast<std::int64_t>(zb.size()) != p.n))
     return status(errc::invalid_argument, "zero points hold " + std::to_string(za.size()) + " and " +
@@ -169,7 +171,6 @@ status q8_matmul(const kernel_call& c, int a_in, int b_in, int za_in, int zb_in,
     const q8_panels& s = c.state<q8_matmul_state>().b;
     if (!s.empty() && s.kernel() == &isa::q8_active() && s.depth() == p.k && s.width() == p.n) packed = &s;
   }
-  const auto* ab = static_cast<const std::uint8_t*>(a.raw());
   const auto* bb = static_cast<const std::uint8_t*>(b.raw());
   if (!packed && !bb && b.size() > 0) return status(errc::internal, "B was packed at prepare for another shape and released");
   const bool shared_b = b.rank() <= 2;
@@ -183,7 +184,7 @@ status q8_matmul(const kernel_call& c, int a_in, int b_in, int za_in, int zb_in,
   }
   for (std::int64_t bi = 0; bi < batches; ++bi) {
     q8_operand qa, qb;
-    qa.matrix = {ab + (shared_b ? 0 : p.a_index[bi] * p.m * p.k), a.type() == dtype::int8, p.k, false};
+    qa.matrix = {ab + (shared_b ? 0 : p.a_index[bi] * p.m * p.k), a_type == dtype::int8, p.k, false};
     qb.matrix = {bb + (shared_b ? 0 : p.b_index[bi] * p.k * p.n), b.type() == dtype::int8, p.n, true};
     qb.packed = packed;
     qa.zero_point = za.data();
@@ -195,6 +196,14 @@ status q8_matmul(const kernel_call& c, int a_in, int b_in, int za_in, int zb_in,
     q8_gemm(rows, p.n, p.k, qa, qb, q8_sink::of(write), c.pool());
   }
   return ok();
+}
+
+/// q8_matmul on the node's own 8-bit A and zero point inputs.
+template <class Sink>
+status q8_matmul(const kernel_call& c, int a_in, int b_in, int za_in, int zb_in, Sink sink) {
+  const tensor& a = c.input(a_in);
+  return q8_matmul(c, static_cast<const std::uint8_t*>(a.raw()), a.type(), a.shape(), zero_points(c, za_in), b_in,
+                   zb_in, sink);
 }
 
 }  // namespace kernels::cpu
