@@ -250,6 +250,21 @@ TEST_CASE("subgraphs nested thousands deep are refused cleanly", "[limits]") {
   REQUIRE_FALSE(s.ok());
   CHECK(s.error().code() == errc::invalid_model);
   CHECK_THAT(s.error().message(), Contains("limits_nested.onnx"));
+  CHECK_THAT(s.error().message(), Contains("nested deeper than protobuf's limit of 100 levels"));
+  // The same bytes in memory, and a shallow model cut short, which is only truncated.
+  const std::string bytes = b.proto().SerializeAsString();
+  CHECK(graph::wire_nesting_depth(bytes) > 3 * 3000);
+  auto from_bytes = graph::load_model_from_bytes(bytes, session::all_ops());
+  REQUIRE_FALSE(from_bytes.ok());
+  CHECK_THAT(from_bytes.error().message(), Contains("nested deeper"));
+  graph::model_builder shallow{17};
+  shallow.output(shallow.node("Relu", {shallow.input("x", dtype::float32, {2})}), dtype::float32);
+  const std::string whole = shallow.proto().SerializeAsString();
+  CHECK(graph::wire_nesting_depth(whole) >= 4);  // model, graph, node / value info, type, ...
+  CHECK(graph::wire_nesting_depth(whole) < 12);
+  auto cut = graph::load_model_from_bytes(std::string_view(whole).substr(0, whole.size() - 3), session::all_ops());
+  REQUIRE_FALSE(cut.ok());
+  CHECK_THAT(cut.error().message(), Contains("truncated or not a protobuf"));
 }
 
 TEST_CASE("a model-local function that calls itself is refused", "[limits]") {

@@ -443,7 +443,8 @@ inline result<model> load_model_from_bytes(std::string_view bytes, const op_tabl
                                            const std::filesystem::path& folder = ".") {
   onnx::ModelProto mp;
   if (!mp.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
-    return status(errc::invalid_model, "cannot parse the bytes as an ONNX model (truncated or not a protobuf)");
+    return status(errc::invalid_model,
+                  "cannot parse the bytes as an ONNX model (" + std::string(parse_failure_reason(bytes)) + ")");
   return load_model(mp, folder, ops);
 }
 

@@ -35,6 +35,7 @@
 #include "onyx/core/tensor.hpp"
 #include "onyx/core/value.hpp"
 #include "onyx/graph/mapped_file.hpp"
+#include "onyx/graph/wire_depth.hpp"
 
 namespace onyx::graph {
 
@@ -413,7 +414,8 @@ inline result<value> value_from_proto(onnx::MapProto& p, external_data_root* roo
 /// Parses the file at `path` into `message`, streaming it from the file
 /// descriptor (FileInputStream + ParseFromZeroCopyStream). errc::io when the
 /// file cannot be read; errc::invalid_model when it is not a valid `message`
-/// (truncated, garbage, required fields missing).
+/// (truncated, garbage, required fields missing, nested past protobuf's
+/// recursion limit: graph/wire_depth.hpp tells which).
 inline status read_proto_file(const std::filesystem::path& path, google::protobuf::MessageLite& message) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return status(errc::io, "cannot open '" + path.string() + "': " + std::strerror(errno));
@@ -422,10 +424,13 @@ inline status read_proto_file(const std::filesystem::path& path, google::protobu
   int err = in.GetErrno();
   ::close(fd);
   if (err != 0) return status(errc::io, "cannot read '" + path.string() + "': " + std::strerror(err));
-  if (!parsed)
-    return status(errc::invalid_model,
-                  "cannot parse '" + path.string() + "' as " + message.GetTypeName() + " (truncated or not a protobuf)");
-  return ok();
+  if (parsed) return ok();
+  // Only now look at the bytes again, to say why.
+  std::string_view reason = "truncated or not a protobuf";
+  if (auto f = mapped_file::open(path); f.ok())
+    reason = parse_failure_reason(std::string_view(reinterpret_cast<const char*>(f->data()), f->size()));
+  return status(errc::invalid_model,
+                "cannot parse '" + path.string() + "' as " + message.GetTypeName() + " (" + std::string(reason) + ")");
 }
 
 /// What a .pb test-data file holds. Sequence and optional files are
