@@ -15,6 +15,9 @@
 //                         256-token key/value cache (past_* inputs, present_* outputs)
 //   lstm_vad              a small voice-activity model on a 512-sample frame
 //                         (STFT as a strided Conv, conv encoder, LSTM 64, sigmoid head)
+//   dispatch_chain_400    400 tiny nodes (Add, Mul by constants, Relu, Neg) on a
+//                         [1, 16] float tensor: latency / 400 is one runtime's
+//                         cost of dispatching a node (issue 8, item 3)
 //   resnet50_batch        with RESNET50.onnx given: that model with a symbolic
 //                         batch (bench/transformers/scaling.sh)
 //
@@ -325,6 +328,24 @@ void make_vad(const std::filesystem::path& out, const char* name) {
 }
 
 /// ResNet-50 (examples/models/resnet50.onnx, batch 1) with a symbolic batch
+/// A chain of `n` tiny elementwise nodes, none of which a pass can fold or
+/// fuse away (each Add and Mul takes a different constant; Relu and Neg in
+/// between), so a run is n kernel dispatches on 16 floats.
+void make_dispatch_chain(const std::filesystem::path& out, const std::string& name, int n) {
+  model_builder b{14};
+  str x = b.input("x", dtype::float32, {1, 16});
+  for (int i = 0; i < n; ++i) {
+    switch (i % 4) {
+      case 0: x = b.node("Add", {x, b.initializer("a" + std::to_string(i), randn({1, 16}, 0.1f))}); break;
+      case 1: x = b.node("Relu", {x}); break;
+      case 2: x = b.node("Mul", {x, b.initializer("m" + std::to_string(i), randn({1, 16}, 1.0f))}); break;
+      default: x = b.node("Neg", {x});
+    }
+  }
+  b.output(x);
+  save(b, out / name, {randn({1, 16}, 1.0f)});
+}
+
 /// for the batch-scaling plot: the input's and output's first dim become
 /// "batch", and the Reshape before the classifier ([1, 2048]) flattens to
 /// [-1, 2048].
@@ -375,5 +396,6 @@ int main(int argc, char** argv) {
   make_bert(out, "bert_l12_h768_op23", {12, 768, 12, 3072, 30522, 512, 23});
   make_gpt2(out, "gpt2_l12_h768_past256", 12, 256);
   make_vad(out, "lstm_vad");
+  make_dispatch_chain(out, "dispatch_chain_400", 400);
   return 0;
 }

@@ -8,3 +8,4 @@
 #include "kernels/cpu/linear_attention.hpp"
 #include "kernels/cpu/rms_normalization.hpp"
 #include "kernels/cpu/rotary_embedding.hpp"
+#include "kernels/cpu/skip_layer_normalization.hpp"

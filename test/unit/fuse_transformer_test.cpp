@@ -236,3 +236,139 @@ TEST_CASE("fuse_attention: BERT's head split, scaled masked softmax and merge be
   CHECK(a->scale == 0.5f);
   CHECK(r.g().nodes[0].inputs.size() == 4);
 }
+
+TEST_CASE("fuse_rms_norm: the decomposed RMSNorm becomes RMSNormalization", "[passes]") {
+  const std::vector<std::pair<std::string, tensor>> feeds{{"x", random_tensor({2, 5, 16}, -3, 5, 3)}};
+  // form 0: Pow, Div, Mul(y, w); form 1: Mul(x, x), Reciprocal, Mul(x, r), Mul(w, y); form 2: no weight.
+  auto build = [](const std::string& file, int form, bool extra_reader) {
+    graph::model_builder b{14};
+    auto x = b.input("x", dtype::float32, {2, 5, 16});
+    auto sq = form == 1 ? b.node("Mul", {x, x}) : b.node("Pow", {x, scalar(b, 2.0f)});
+    auto var = b.node("ReduceMean", {sq}, {{"axes", ints{-1}}, {"keepdims", 1}});
+    auto root = b.node("Sqrt", {b.node("Add", {var, scalar(b, 1e-6f)})});
+    auto y = form == 1 ? b.node("Mul", {x, b.node("Reciprocal", {root})}) : b.node("Div", {x, root});
+    auto w = b.initializer("w", random_tensor({16}, 0.5, 1.5, 9));
+    if (form == 0) y = b.node("Mul", {y, w});
+    if (form == 1) y = b.node("Mul", {w, y});
+    b.output(y);
+    if (extra_reader) b.output(var);
+    auto path = test::temp_path(file);
+    REQUIRE(b.save(path).ok());
+    return path;
+  };
+  CHECK(compare(build("rms_div.onnx", 0, false), feeds) == list{"RMSNormalization"});
+  CHECK(compare(build("rms_reciprocal.onnx", 1, false), feeds) == list{"RMSNormalization"});
+  CHECK(compare(build("rms_plain.onnx", 2, false), feeds) == list{"RMSNormalization"});
+  // The mean square has a second reader: nothing is fused.
+  CHECK(compare(build("rms_shared.onnx", 0, true), feeds).size() == 6);
+
+  auto r = test::infer_model(build("rms_attrs.onnx", 1, false));
+  REQUIRE(graph::passes::fuse_rms_norm(r.g(), r.st, r.ops).ok());
+  REQUIRE(r.ops_of() == list{"RMSNormalization"});
+  const auto* a = graph::passes::match<ops::RMSNormalization>(r.g().nodes[0]);
+  REQUIRE(a);
+  CHECK(a->axis == -1);
+  CHECK(a->epsilon == 1e-6f);
+  // A decomposed LayerNorm is still a LayerNormalization (fuse_layer_norm runs first).
+  CHECK(compare(layer_norm_model("ln_then_rms.onnx", true, false, false),
+                {{"x", random_tensor({2, 5, 16}, -3, 5, 1)}}) == list{"LayerNormalization"});
+}
+
+namespace {
+
+/// Add(x, skip) -> LayerNormalization(gamma, beta) at opset 17; `skip` is
+/// Relu(x) ([2, 5, 16]) or a [5, 16] constant; with `sum_read` the sum is an
+/// output too.
+std::filesystem::path skip_ln_model(const std::string& file, bool shared_skip, bool sum_read) {
+  graph::model_builder b{17};
+  auto x = b.input("x", dtype::float32, {2, 5, 16});
+  auto skip = shared_skip ? b.initializer("skip", random_tensor({5, 16}, -1, 1, 11)) : b.node("Relu", {x});
+  auto s = b.node("Add", {skip, x});
+  auto y = b.node("LayerNormalization",
+                  {s, b.initializer("gamma", random_tensor({16}, 0.5, 1.5, 12)),
+                   b.initializer("beta", random_tensor({16}, -1, 1, 13))},
+                  {{"axis", -1}, {"epsilon", 1e-5f}});
+  b.output(y);
+  if (sum_read) b.output(b.node("Relu", {s}));
+  auto path = test::temp_path(file);
+  REQUIRE(b.save(path).ok());
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("fuse_skip_layer_norm: Add + LayerNormalization becomes SkipLayerNormalization", "[passes]") {
+  const std::vector<std::pair<std::string, tensor>> feeds{{"x", random_tensor({2, 5, 16}, -3, 5, 4)}};
+  CHECK(compare(skip_ln_model("skip_ln.onnx", false, false), feeds) == list{"Relu", "com.microsoft.SkipLayerNormalization"});
+  CHECK(compare(skip_ln_model("skip_ln_shared.onnx", true, false), feeds) == list{"com.microsoft.SkipLayerNormalization"});
+  // The sum is read again: the fused node writes it as its fourth output.
+  CHECK(compare(skip_ln_model("skip_ln_sum.onnx", false, true), feeds) ==
+        list{"Relu", "com.microsoft.SkipLayerNormalization", "Relu"});
+  auto r = test::infer_model(skip_ln_model("skip_ln_attrs.onnx", false, true));
+  REQUIRE(graph::passes::fuse_skip_layer_norm(r.g(), r.st, r.ops).ok());
+  REQUIRE(r.ops_of() == list{"Relu", "com.microsoft.SkipLayerNormalization", "Relu"});
+  const auto& n = r.g().nodes[1];
+  REQUIRE(graph::passes::match<ops::SkipLayerNormalization>(n));
+  CHECK(graph::passes::match<ops::SkipLayerNormalization>(n)->epsilon == 1e-5f);
+  REQUIRE(n.outputs.size() == 4);
+  CHECK(n.outputs[1] == -1);
+  CHECK(r.g().nodes[2].inputs[0] == n.outputs[3]);
+}
+
+TEST_CASE("SkipLayerNormalization against a reference, with bias and every output", "[normalization]") {
+  // input [2, 3, 8], skip shared by the batch [3, 8], gamma, beta, bias [8].
+  const std::int64_t B = 2, S = 3, H = 8;
+  graph::model_builder b{17};
+  b.import("com.microsoft", 1);
+  auto x = b.input("x", dtype::float32, {B, S, H});
+  const tensor skip = random_tensor({S, H}, -1, 1, 21), gamma = random_tensor({H}, 0.5, 1.5, 22),
+               beta = random_tensor({H}, -1, 1, 23), bias = random_tensor({H}, -1, 1, 24);
+  auto outs = b.node({"com.microsoft", "SkipLayerNormalization"},
+                     {x, b.initializer("skip", skip), b.initializer("gamma", gamma), b.initializer("beta", beta),
+                      b.initializer("bias", bias)},
+                     {{"epsilon", 1e-4f}}, std::vector<std::string>{"y", "mean", "inv", "sum"});
+  for (const auto& o : outs) b.output(o);
+  auto path = test::temp_path("skip_ln_op.onnx");
+  REQUIRE(b.save(path).ok());
+  const tensor in = random_tensor({B, S, H}, -3, 5, 25);
+  session s(path, {.threads = 1});
+  auto got = s.run({{"x", value(in)}});
+  REQUIRE(got.size() == 4);
+  std::vector<float> y, mean, inv, sum;
+  const float *xp = in.data<float>(), *kp = skip.data<float>();
+  for (std::int64_t row = 0; row < B * S; ++row) {
+    std::vector<double> v(H);
+    double m = 0, q = 0;
+    for (std::int64_t j = 0; j < H; ++j) {
+      v[j] = double(float(xp[row * H + j] + kp[(row % S) * H + j]) + bias.data<float>()[j]);
+      m += v[j] / H;
+    }
+    for (std::int64_t j = 0; j < H; ++j) q += (v[j] - m) * (v[j] - m) / H;
+    const double iv = 1 / std::sqrt(q + 1e-4);
+    for (std::int64_t j = 0; j < H; ++j) {
+      sum.push_back(static_cast<float>(v[j]));
+      y.push_back(static_cast<float>((v[j] - m) * iv * gamma.data<float>()[j] + beta.data<float>()[j]));
+    }
+    mean.push_back(static_cast<float>(m));
+    inv.push_back(static_cast<float>(iv));
+  }
+  test::require_close(got[0].as_tensor(), y, 1e-5, 1e-5);
+  CHECK(got[1].as_tensor().shape() == extents{B, S, 1});
+  test::require_close(got[1].as_tensor(), mean, 1e-5, 1e-5);
+  test::require_close(got[2].as_tensor(), inv, 1e-5, 1e-5);
+  test::require_close(got[3].as_tensor(), sum, 1e-6, 1e-6);
+
+  // A skip that fits neither way is refused, naming the node.
+  graph::model_builder bad{17};
+  bad.import("com.microsoft", 1);
+  auto bx = bad.input("x", dtype::float32, {B, S, H});
+  bad.output(bad.node({"com.microsoft", "SkipLayerNormalization"},
+                      {bx, bad.initializer("skip", random_tensor({S + 1, H}, -1, 1, 26)),
+                       bad.initializer("gamma", gamma)}));
+  auto bad_path = test::temp_path("skip_ln_bad.onnx");
+  REQUIRE(bad.save(bad_path).ok());
+  auto refused = session::open(bad_path, {.threads = 1});
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.error().message(), Catch::Contains("SkipLayerNormalization"));
+  CHECK_THAT(refused.error().message(), Catch::Contains("skip [4,8]"));
+}

@@ -1,5 +1,6 @@
 // onyx/ops/transformer_ops.hpp: the transformer op group: Attention, FlexAttention,
-// LinearAttention, RMSNormalization, RotaryEmbedding (LayerNormalization is in nn).
+// LinearAttention, RMSNormalization, RotaryEmbedding, com.microsoft SkipLayerNormalization
+// (LayerNormalization is in nn).
 // Generated from include/onyx/ops/ops.manifest by cmake/generate_op_lists.cmake: edit
 // the manifest, then run `cmake -P cmake/generate_op_lists.cmake`.
 #pragma once
@@ -9,6 +10,7 @@
 #include "onyx/ops/linear_attention.hpp"
 #include "onyx/ops/rms_normalization.hpp"
 #include "onyx/ops/rotary_embedding.hpp"
+#include "onyx/ops/skip_layer_normalization.hpp"
 
 #include "onyx/ops/op_list.hpp"
 
@@ -20,7 +22,8 @@ using transformer_ops = op_list<
     ops::FlexAttention,
     ops::LinearAttention,
     ops::RMSNormalization,
-    ops::RotaryEmbedding>;
+    ops::RotaryEmbedding,
+    ops::SkipLayerNormalization>;
 // clang-format on
 
 }  // namespace onyx

@@ -21,6 +21,8 @@
 #include "onyx/graph/passes/fuse_matmul.hpp"
 #include "onyx/graph/passes/fuse_qdq.hpp"
 #include "onyx/graph/passes/fuse_quantized.hpp"
+#include "onyx/graph/passes/fuse_rms_norm.hpp"
+#include "onyx/graph/passes/fuse_skip_layer_norm.hpp"
 #include "onyx/graph/passes/remove_dead_nodes.hpp"
 
 namespace onyx::graph::passes {
@@ -68,6 +70,8 @@ inline constexpr std::array pipeline{
          [](graph& g, inferred& st, const pass_context& c) { return fuse_quantized(g, st, c.ops); }},
     pass{"fuse_layer_norm",
          [](graph& g, inferred& st, const pass_context& c) { return fuse_layer_norm(g, st, c.ops); }},
+    pass{"fuse_rms_norm",  // after fuse_layer_norm, whose tail is an RMSNorm of x - mean
+         [](graph& g, inferred& st, const pass_context& c) { return fuse_rms_norm(g, st, c.ops); }},
     pass{"fuse_gelu", [](graph& g, inferred& st, const pass_context& c) { return fuse_gelu(g, st, c.ops); }},
     pass{"fuse_attention",
          [](graph& g, inferred& st, const pass_context& c) { return fuse_attention(g, st, c.ops); }},
@@ -77,6 +81,8 @@ inline constexpr std::array pipeline{
     pass{"fuse_gemm", [](graph& g, inferred& st, const pass_context& c) { return fuse_gemm(g, st, c.ops); },
          optimization_level::basic},
     pass{"fuse_matmul", [](graph& g, inferred& st, const pass_context& c) { return fuse_matmul(g, st, c.ops); }},
+    pass{"fuse_skip_layer_norm",
+         [](graph& g, inferred& st, const pass_context& c) { return fuse_skip_layer_norm(g, st, c.ops); }},
     pass{"remove_dead_nodes",
          [](graph& g, inferred& st, const pass_context&) {
            remove_dead_nodes(g, st);
