@@ -354,3 +354,30 @@ TEST_CASE("public API preconditions are checked in every build", "[limits][api]"
     CHECK_THROWS_AS(tensor::zeros(dtype::float32, {std::int64_t{1} << 40, std::int64_t{1} << 40}), std::bad_alloc);
   }
 }
+
+TEST_CASE("a declared output shape that inference cannot check is not trusted", "[limits]") {
+  // Squeeze with its axes a graph input: inference cannot know the output's
+  // rank, and the model declares a shape of 792 elements for a 60-element x
+  // (a fuzzer finding: the run used to copy 792 floats out of x).
+  graph::model_builder b{13};
+  auto x = b.input("x", dtype::float32, {1, 3, 4, 5});
+  auto axes = b.input("axes", dtype::int64, {"n"});
+  b.output(b.node("Squeeze", {x, axes}), dtype::float32, {3, 4, 66});
+  const auto path = save(b, "limits_declared_shape.onnx");
+  session s(path, {.threads = 1});
+  std::vector<float> xs(60);
+  for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<float>(i);
+  const tensor xt = tensor::from(xs, {1, 3, 4, 5});
+  // The run's own shape, not the declaration.
+  auto out = s.run({{"x", value(xt)}, {"axes", value(tensor::from(std::vector<std::int64_t>{0}, {1}))}});
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].as_tensor().shape() == extents{3, 4, 5});
+  CHECK(out[0].as_tensor().values<float>()[59] == 59.0f);
+  // Axes that do not fit x (axis 1 is 3 long) are refused, naming the node.
+  std::vector<value> outs;
+  const std::vector<named_value> bad{{"x", value(xt)},
+                                     {"axes", value(tensor::from(std::vector<std::int64_t>{0, 1}, {2}))}};
+  const status st = s.run(std::span<const named_value>(bad), outs);
+  CHECK_FALSE(st.ok());
+  CHECK_THAT(st.message(), Contains("Squeeze"));
+}
