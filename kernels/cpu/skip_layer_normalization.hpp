@@ -4,11 +4,13 @@
 // input_skip_bias_sum output when it is asked for, else into the output
 // itself), then isa::f32_layer_norm_row normalizes it into the output while
 // the row is still in L1 (in place when s sits in the output). Each operand's
-// row is found through its leading dims broadcast to the output's (a row
-// stride of 0 along a dim of 1), so a skip shared by the batch needs no copy.
+// row is found through its leading dims broadcast to the output's
+// (plan_broadcast over the leading dims: a row stride of 0 along a dim of 1),
+// so a skip shared by the batch needs no copy.
 // Rows are split over the pool.
 #pragma once
 
+#include "kernels/cpu/broadcast.hpp"
 #include "kernels/cpu/isa/isa.hpp"
 #include "onyx/core/parallel.hpp"
 #include "onyx/ops/skip_layer_normalization.hpp"
@@ -21,32 +23,29 @@ template <> struct kernel<ops::SkipLayerNormalization, cpu> {
   template <ops::signature S> static status run(const call<ops::SkipLayerNormalization>& c) {
     const tensor &x = c.input(0), &skip = c.input(1);
     const extents& out = c.output(0).shape();
-    const std::size_t lead = out.size() - 1;  // 1 or 2 leading dims
-    const std::int64_t h = out[lead];
+    const std::int64_t h = out.back();
     if (h == 0 || c.output(0).size() == 0) return ok();
-    // Row strides of x and skip along the output's leading dims (0 where broadcast).
-    std::int64_t strides[2][2] = {};
-    for (int k = 0; k < 2; ++k) {
-      const tensor& t = k ? skip : x;
-      if (t.dim(t.rank() - 1) != h || t.rank() - 1 > lead)
-        return status(errc::invalid_argument, "input " + to_string(x.shape()) + " and skip " +
-                                                  to_string(skip.shape()) + " must share the last dim and broadcast");
-      std::int64_t stride = 1;
-      for (std::size_t d = lead; d-- > 0;) {
-        const std::int64_t td = static_cast<std::int64_t>(d) - static_cast<std::int64_t>(lead - (t.rank() - 1));
-        const std::int64_t n = td >= 0 ? t.dim(static_cast<std::size_t>(td)) : 1;
-        if (n != 1 && n != out[d])
-          return status(errc::invalid_argument, "input " + to_string(x.shape()) + " and skip " +
-                                                    to_string(skip.shape()) + " do not broadcast");
-        strides[k][d] = n == 1 ? 0 : stride;
-        stride *= n;
-      }
-    }
+    if (x.shape().back() != h || skip.shape().back() != h)
+      return status(errc::invalid_argument, "input " + to_string(x.shape()) + " and skip " +
+                                                to_string(skip.shape()) + " must share the last dim");
+    // Rows of x and skip along the output's leading dims (stride 0 where broadcast).
+    auto lead = [](const extents& e) { return extents(e.begin(), e.end() - 1); };
+    const extents lead_out = lead(out), lead_x = lead(x.shape()), lead_skip = lead(skip.shape());
+    ONYX_ASSIGN(auto rows_plan, kernels::cpu::plan_broadcast<2>(lead_out, {&lead_x, &lead_skip}));
     for (int i : {2, 3, 4})
       if (c.has_input(i) && c.input(i).size() != h)
         return status(errc::invalid_argument, std::string(i == 2 ? "gamma" : i == 3 ? "beta" : "bias") + " must hold " +
                                                   std::to_string(h) + " values, got " + to_string(c.input(i).shape()));
-    const std::int64_t rows = c.output(0).size() / h, inner = lead == 2 ? out[1] : rows;
+    const std::int64_t rows = c.output(0).size() / h;
+    // The row of input k (0: x, 1: skip) that output row r reads.
+    auto row_of = [&](std::int64_t r, std::size_t k) {
+      std::int64_t row = 0;
+      for (int j = rows_plan.rank - 1; j >= 0; --j) {
+        row += (r % rows_plan.dims[j]) * rows_plan.strides[k][j];
+        r /= rows_plan.dims[j];
+      }
+      return row;
+    };
     const float* xs = x.data<float>();
     const float* ks = skip.data<float>();
     const float* gamma = c.input(2).data<float>();
@@ -60,10 +59,8 @@ template <> struct kernel<ops::SkipLayerNormalization, cpu> {
     const auto normalize = kernels::cpu::isa::active().f32_layer_norm_row;
     parallel_for(c.pool(), rows, grain_for(4 * h), [&](std::int64_t b, std::int64_t e) {
       for (std::int64_t r = b; r < e; ++r) {
-        // r = i0 * inner + i1 (two leading dims) or i0 (one).
-        const std::int64_t i0 = lead == 2 ? r / inner : r, i1 = lead == 2 ? r % inner : 0;
-        const float* xr = xs + (i0 * strides[0][0] + i1 * strides[0][1]) * h;
-        const float* kr = ks + (i0 * strides[1][0] + i1 * strides[1][1]) * h;
+        const float* xr = xs + row_of(r, 0) * h;
+        const float* kr = ks + row_of(r, 1) * h;
         float* sr = sums + r * h;
         if (bias)
           for (std::int64_t j = 0; j < h; ++j) sr[j] = xr[j] + kr[j] + bias[j];
