@@ -302,7 +302,17 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
     std::tie(b.kernel, b.backend) = *found;
     bound.push_back(std::move(b));
   }
+#if defined(ONYX_HOST_ONLY)
+  // A build whose backends all run on the host (onyx_add_inference_executable,
+  // BACKENDS cpu) has no copy to place and links no copy insertion.
+  for (std::size_t k = 0; k < bound.size(); ++k)
+    if (bound[k].backend->device != device_kind::cpu)
+      return status(errc::unsupported, g->nodes[k].label() + ": runs on backend " + std::string(bound[k].backend->name) +
+                                           ", but this program was built for the host only (ONYX_HOST_ONLY)");
+  cg->devices.assign(g->values.size(), device_kind::cpu);
+#else
   ONYX_TRY(insert_copies(*g, cg->types, bound, cg->devices));
+#endif
 
   // Prepare in order, freeing each consumed constant after its last reader's
   // prepare: the peak is then all raw weights plus one node's packed copy,

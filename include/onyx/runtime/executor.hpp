@@ -449,13 +449,17 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
           sp->kernel.scratch_bytes);
     }
     if (rc.observer) rc.observer->before(n);
+#if !defined(ONYX_NO_PROFILE)
     const auto start = rc.profile ? op_profile::clock::now() : op_profile::clock::time_point{};
+#endif
     // Allocation failures inside the kernel (its outputs over the limits,
     // its own buffers) end the run with the node named.
     status r = catch_allocation_failure([&] { return planned ? b.kernel->run(c) : run_with_plan_here(*b.kernel, c, pool); },
                                         [&] { return std::string("allocating inside the kernel"); });
     if (rc.observer) rc.observer->after(n);
+#if !defined(ONYX_NO_PROFILE)  // session.hpp: a program built without profiling records nothing
     if (rc.profile) executor_detail::record(*rc.profile, b, c.in_, start, op_profile::clock::now() - start);
+#endif
     if (!r.ok()) return std::move(r).with_context(n.label());
   }
   return ok();

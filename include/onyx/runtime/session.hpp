@@ -227,7 +227,9 @@ class session_core {
     ONYX_ASSIGN(auto plan, plan_for(std::move(types), std::move(key)));
 
     auto rc = acquire();
+#if !defined(ONYX_NO_PROFILE)
     rc->profile = profile_.get();
+#endif
     rc->terminate = ro.terminate;
     rc->deadline = ro.timeout.count() > 0 ? std::chrono::steady_clock::now() + ro.timeout
                                           : std::chrono::steady_clock::time_point::max();
@@ -265,10 +267,12 @@ class session_core {
 #else
     (void)threads;  // the serial thread policy: no pool, every run on the caller's thread
 #endif
+#if !defined(ONYX_NO_PROFILE)
     profile_ = runtime::op_profile::from_environment();
     if (!profile_ && (opt.profile_summary || !opt.profile_file.empty()))
       profile_ = std::make_unique<runtime::op_profile>();
     if (profile_ && !opt.profile_file.empty()) profile_->set_trace_file(opt.profile_file);
+#endif
   }
 
 #if defined(__cpp_exceptions)
@@ -303,9 +307,14 @@ class session_core {
 
   /// `Writer::save` writes optimized_model_filepath (the .onnx loader has it).
   template <class Writer> status prepare() {
+#if defined(ONYX_NO_PROFILE)
+    if (opt_.profile_summary || !opt_.profile_file.empty())
+      return status(errc::unsupported, "this program was built without profiling (ONYX_NO_PROFILE)");
+#endif
 #if defined(ONYX_NO_OPTIMIZER)
     // A program that runs only optimized models (compact ones) holds neither
-    // the passes nor the stage dumps (runtime/compiled_graph.hpp).
+    // the passes nor the stage dumps (runtime/compiled_graph.hpp), nor
+    // normalization: onyx-ops normalized the model before optimizing it.
     if (!model_.optimized)
       return status(errc::unsupported, "this program runs only optimized models (onyx-ops writes them)");
     auto dump = [](std::string_view, const graph::graph&) { return ok(); };
@@ -321,9 +330,11 @@ class session_core {
     ONYX_TRY(graph::resolve_ops(model_, ops_));
     ONYX_TRY(graph::fix_free_dimensions(*model_.main, opt_.free_dimensions));
     ONYX_TRY(dump("load", *model_.main));
+#if !defined(ONYX_NO_OPTIMIZER)
     ONYX_TRY(graph::normalize(*model_.main, ops_));
     ONYX_TRY(dump("normalize", *model_.main));
     stage_done("normalize");
+#endif
     const bool optimize = opt_.optimize && opt_.optimization_level != graph::passes::optimization_level::none;
     graph::passes::pass_options passes{opt_.compute_float16_in_float32, opt_.optimization_level};
 #if !defined(ONYX_NO_OPTIMIZER)
@@ -415,7 +426,13 @@ class session_core {
   op_table ops_;
   session_options opt_;
   std::unique_ptr<thread_pool> pool_;
+#if defined(ONYX_NO_PROFILE)
+  // Built without profiling (onyx_add_inference_executable's programs): every
+  // `if (profile_)` tests a constant, so no profile code is linked.
+  static constexpr runtime::op_profile* profile_ = nullptr;
+#else
   std::unique_ptr<runtime::op_profile> profile_;  // ONYX_PROFILE
+#endif
   graph::model model_;
   std::shared_ptr<const runtime::compiled_graph> main_;
   std::vector<io_info> inputs_, outputs_;
