@@ -9,7 +9,7 @@
 #include <cstring>
 #include <map>
 #include <string>
-#include <unordered_set>
+#include <set>
 
 #include "onyx/graph/infer.hpp"
 #include "onyx/graph/passes/passes.hpp"
@@ -213,7 +213,7 @@ inline std::vector<int> consumable_readers(const graph::graph& g) {
   for (std::size_t id = 0; id < g.values.size(); ++id)
     if (!g.values[id].constant) readers[id] = -1;
   for (int id : g.outputs) readers[id] = -1;
-  std::unordered_set<std::string> captured;  // by name, as bodies capture
+  std::set<std::string> captured;  // by name, as bodies capture
   auto collect = [&captured](const graph::graph& body, auto& self) -> void {
     for (int id : body.captures) captured.insert(body.values[id].name);
     for (const auto& n : body.nodes)
