@@ -182,7 +182,7 @@ inline result<std::vector<tensor>> evaluate_node(const graph::node& n, std::span
     outputs.push_back(id >= 0 ? &st.types[id] : nullptr);
     if (id < 0 || st.types[id].kind != value_kind::tensor) continue;
     if (auto e = st.types[id].shape.concrete_extents())
-      ONYX_TRY(check_allocation(limits, st.types[id].type, *e, n.label() + ": an output"));
+      ONYX_TRY(check_allocation(limits, st.types[id].type, *e, [&] { return n.label() + ": an output"; }));
   }
   return catch_allocation_failure([&] { return invoke(*found.first, n.attrs.get(), inputs, outputs, pool); },
                                   [&] { return n.label(); });

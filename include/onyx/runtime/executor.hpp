@@ -156,7 +156,7 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
       if (id < 0 || plan->st.types[id].kind != value_kind::tensor) continue;
       if (auto e = plan->st.types[id].shape.concrete_extents())
         ONYX_TRY(check_allocation(cg.limits, plan->st.types[id].type, *e,
-                                  n.label() + ": output '" + g.values[id].name + "'"));
+                                  [&] { return n.label() + ": output '" + g.values[id].name + "'"; }));
     }
     int step = static_cast<int>(plan->steps.size());
     plan->steps.push_back(static_cast<int>(k));
@@ -285,7 +285,7 @@ class node_context final : public kernel_context {
   /// Throws allocation_limit_error over the session's limits (the executor
   /// reports it as a status naming the node).
   tensor allocate(dtype t, const extents& shape) override {
-    if (status s = check_allocation(limits_, t, shape, "an output"); !s.ok()) {
+    if (status s = check_allocation(limits_, t, shape, [] { return std::string("an output"); }); !s.ok()) {
 #if defined(__cpp_exceptions)
       throw allocation_limit_error(s.message());
 #else
@@ -390,7 +390,7 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
       auto e = plan ? st.types[id].shape.concrete_extents() : std::nullopt;
       if (e && st.types[id].kind == value_kind::tensor && !st.types[id].optional) {
         ONYX_TRY(check_allocation(cg.limits, st.types[id].type, *e,
-                                  n.label() + ": output '" + g.values[id].name + "'"));
+                                  [&] { return n.label() + ": output '" + g.values[id].name + "'"; }));
         ONYX_TRY(catch_allocation_failure(
             [&] {
               *outs[i] = tensor::uninitialized(st.types[id].type, *e, device{cg.devices[id]});
@@ -410,7 +410,8 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
         const auto& t = inf.outs_[i];
         auto e = t.shape.concrete_extents();
         if (e && t.kind == value_kind::tensor && !t.optional && !(*outs[i]).is_tensor()) {
-          ONYX_TRY(check_allocation(cg.limits, t.type, *e, n.label() + ": output '" + g.values[id].name + "'"));
+          ONYX_TRY(check_allocation(cg.limits, t.type, *e,
+                                    [&] { return n.label() + ": output '" + g.values[id].name + "'"; }));
           ONYX_TRY(catch_allocation_failure(
               [&] {
                 *outs[i] = tensor::uninitialized(t.type, *e, device{cg.devices[id]});
