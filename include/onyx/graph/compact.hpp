@@ -34,6 +34,7 @@
 #include <bit>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -318,20 +319,43 @@ class reader {
   bool failed() const { return !error_.ok(); }
   const status& error() const { return error_; }
 
-  /// Keeps the first error: "compact model: <why> (at byte N)".
-  template <class... A> void fail(const A&... why) {
-    if (failed()) return;
-    std::string m = "compact model: ";
-    ((m += piece(why)), ...);
-    error_ = status(errc::invalid_model, std::move(m) + " (at byte " + std::to_string(pos_) + ")");
-  }
+  /// One piece of an error message: text, or an integer in decimal.
+  class piece {
+   public:
+    piece(const char* s) : text_(s) {}
+    piece(std::string_view s) : text_(s) {}
+    piece(const std::string& s) : text_(s) {}
+    template <class I>
+      requires std::is_integral_v<I>
+    piece(I v) {
+      if constexpr (std::is_signed_v<I>) format(v < 0, v < 0 ? 0ull - static_cast<unsigned long long>(v) : v);
+      else format(false, v);
+    }
+    std::string_view text() const { return text_; }
+
+   private:
+    [[gnu::noinline]] void format(bool negative, unsigned long long v) {
+      char* p = digits_ + sizeof digits_;
+      do *--p = static_cast<char>('0' + v % 10);
+      while (v /= 10);
+      if (negative) *--p = '-';
+      text_ = std::string_view(p, static_cast<std::size_t>(digits_ + sizeof digits_ - p));
+    }
+
+    std::string_view text_;
+    char digits_[24];
+  };
+
+  /// Keeps the first error: "compact model: <why...> (at byte N)". The
+  /// pieces are joined by one out-of-line function, not per call site.
+  template <class... A> void fail(const A&... why) { fail_pieces({piece(why)...}); }
 
  private:
-  static std::string_view piece(std::string_view s) { return s; }
-  template <class I>
-    requires std::is_integral_v<I>
-  static std::string piece(I v) {
-    return std::to_string(v);
+  [[gnu::noinline]] void fail_pieces(std::initializer_list<piece> why) {
+    if (failed()) return;
+    std::string m = "compact model: ";
+    for (const auto& p : why) m += p.text();
+    error_ = status(errc::invalid_model, std::move(m) + " (at byte " + std::to_string(pos_) + ")");
   }
   void truncated() {
     if (!failed()) error_ = status(errc::invalid_model, "compact model: truncated at byte " + std::to_string(pos_));
