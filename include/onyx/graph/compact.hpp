@@ -40,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "onyx/core/message.hpp"
 #include "onyx/graph/ir.hpp"
 #include "onyx/graph/mapped_file.hpp"
 #include "onyx/graph/resolve.hpp"
@@ -319,46 +320,17 @@ class reader {
   bool failed() const { return !error_.ok(); }
   const status& error() const { return error_; }
 
-  /// One piece of an error message: text, or an integer in decimal.
-  class piece {
-   public:
-    piece(const char* s) : text_(s) {}
-    piece(std::string_view s) : text_(s) {}
-    piece(const std::string& s) : text_(s) {}
-    template <class I>
-      requires std::is_integral_v<I>
-    piece(I v) {
-      if constexpr (std::is_signed_v<I>) format(v < 0, v < 0 ? 0ull - static_cast<unsigned long long>(v) : v);
-      else format(false, v);
-    }
-    std::string_view text() const { return text_; }
-
-   private:
-    [[gnu::noinline]] void format(bool negative, unsigned long long v) {
-      char* p = digits_ + sizeof digits_;
-      do *--p = static_cast<char>('0' + v % 10);
-      while (v /= 10);
-      if (negative) *--p = '-';
-      text_ = std::string_view(p, static_cast<std::size_t>(digits_ + sizeof digits_ - p));
-    }
-
-    std::string_view text_;
-    char digits_[24];
-  };
-
   /// Keeps the first error: "compact model: <why...> (at byte N)". The
   /// pieces are joined by one out-of-line function, not per call site.
-  template <class... A> void fail(const A&... why) { fail_pieces({piece(why)...}); }
+  template <class... A> void fail(const A&... why) { fail_pieces({message_piece(why)...}); }
 
  private:
-  [[gnu::noinline]] void fail_pieces(std::initializer_list<piece> why) {
-    if (failed()) return;
-    std::string m = "compact model: ";
-    for (const auto& p : why) m += p.text();
-    error_ = status(errc::invalid_model, std::move(m) + " (at byte " + std::to_string(pos_) + ")");
+  [[gnu::noinline]] void fail_pieces(std::initializer_list<message_piece> why) {
+    if (!failed())
+      error_ = failure(errc::invalid_model, "compact model: ", message_detail::join(why), " (at byte ", pos_, ")");
   }
   void truncated() {
-    if (!failed()) error_ = status(errc::invalid_model, "compact model: truncated at byte " + std::to_string(pos_));
+    if (!failed()) error_ = failure(errc::invalid_model, "compact model: truncated at byte ", pos_);
   }
   void take(void* v, std::size_t n) {
     if (!failed() && s_.size() - pos_ < n) truncated();
@@ -412,7 +384,7 @@ inline std::shared_ptr<graph> reader::graph_(int depth) {
     if (failed()) return nullptr;
     const op_info* op = ops_.find(nd.domain, op_name, since);
     if (!op) {
-      missing_.insert((nd.domain.empty() ? "" : nd.domain + ".") + op_name + " (opset " + std::to_string(since) + ")");
+      missing_.insert(message(nd.domain, nd.domain.empty() ? "" : ".", op_name, " (opset ", since, ")"));
       continue;
     }
     if (status st = bind_op(nd, *op); !st.ok()) {
@@ -493,8 +465,8 @@ inline status write_file(const model& m, const std::filesystem::path& path) {
 /// static storage, as a model embedded in the program does). Every op the
 /// table lacks is reported at once.
 inline result<model> read(std::span<const std::byte> bytes, std::shared_ptr<const void> owner, const op_table& ops) {
-  auto bad = [](const std::string& why) { return status(errc::invalid_model, "compact model: " + why); };
-  if (bytes.size() < header_bytes) return bad("shorter than its header (" + std::to_string(bytes.size()) + " bytes)");
+  auto bad = [](const auto&... why) { return failure(errc::invalid_model, "compact model: ", why...); };
+  if (bytes.size() < header_bytes) return bad("shorter than its header (", bytes.size(), " bytes)");
   if (std::memcmp(bytes.data(), magic, sizeof magic) != 0) return bad("not an onyx compact model (wrong magic)");
   auto field = [&](std::size_t offset, auto& v) { std::memcpy(&v, bytes.data() + offset, sizeof v); };
   std::uint32_t ver = 0, hdr = 0;
@@ -507,11 +479,10 @@ inline result<model> read(std::span<const std::byte> bytes, std::shared_ptr<cons
   field(40, d_off);
   field(48, d_len);
   if (ver != version)
-    return bad("version " + std::to_string(ver) + "; this build reads version " + std::to_string(version));
-  if (hdr != header_bytes) return bad("header of " + std::to_string(hdr) + " bytes");
+    return bad("version ", ver, "; this build reads version ", version);
+  if (hdr != header_bytes) return bad("header of ", hdr, " bytes");
   if (file_bytes != bytes.size())
-    return bad("the header says " + std::to_string(file_bytes) + " bytes, the file has " + std::to_string(bytes.size()) +
-               " (truncated?)");
+    return bad("the header says ", file_bytes, " bytes, the file has ", bytes.size(), " (truncated?)");
   auto inside = [&](std::uint64_t off, std::uint64_t len) { return off <= bytes.size() && len <= bytes.size() - off; };
   if (!inside(s_off, s_len) || !inside(d_off, d_len)) return bad("a section lies outside the file");
   detail::reader r(bytes.subspan(s_off, s_len), bytes.subspan(d_off, d_len), std::move(owner), ops);
@@ -526,10 +497,9 @@ inline result<model> read(std::span<const std::byte> bytes, std::shared_ptr<cons
   if (r.failed()) return r.error();
   if (!r.missing().empty()) {
     std::string list;
-    for (const auto& s : r.missing()) list += (list.empty() ? "" : ", ") + s;
-    return status(errc::unsupported, "this build of onyx has no " +
-                                         std::string(r.missing().size() == 1 ? "operator " : "operators ") + list +
-                                         ", which the model needs");
+    for (const auto& s : r.missing()) list += message(list.empty() ? "" : ", ", s);
+    return failure(errc::unsupported, "this build of onyx has no ", r.missing().size() == 1 ? "operator " : "operators ",
+                   list, ", which the model needs");
   }
   if (!r.done()) return bad("bytes after the main graph");
   m.optimized = true;

@@ -14,6 +14,7 @@
 #include "onyx/graph/infer.hpp"
 #include "onyx/graph/passes/passes.hpp"
 #include "onyx/runtime/invoke.hpp"
+#include "onyx/core/message.hpp"
 #include "onyx/core/memory_limits.hpp"
 #include "onyx/core/thread_pool.hpp"
 
@@ -164,7 +165,7 @@ inline result<std::pair<const kernel_entry*, const backend_info*>> find_kernel(c
       have += (have.empty() ? "" : ", ") + ops::to_string(e.sig);
     }
   if (!n.op->has_kernels())
-    return status(errc::unsupported, "this build has no kernel for " + n.op->qualified_name());
+    return failure(errc::unsupported, "this build has no kernel for ", n.op->qualified_name());
   return status(errc::unsupported, "no kernel for type signature " + ops::to_string(sig) + "; this build has " +
                                        (have.empty() ? std::string("none") : have));
 }
@@ -266,7 +267,7 @@ inline result<optimized_graph> infer_and_optimize(graph::graph& g, const compile
   out.types = body ? *body : graph::initial_state(g);
   for (int id : g.captures) {
     int src = outer_graph ? outer_graph->find(g.values[id].name) : -1;
-    if (src < 0) return status(errc::invalid_model, "captured value '" + g.values[id].name + "' not found");
+    if (src < 0) return failure(errc::invalid_model, "captured value '", g.values[id].name, "' not found");
     out.capture_sources.push_back(src);
     out.types.types[id] = outer->types[src];
     out.types.known[id] = outer->known[src];
@@ -307,8 +308,8 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
   // BACKENDS cpu) has no copy to place and links no copy insertion.
   for (std::size_t k = 0; k < bound.size(); ++k)
     if (bound[k].backend->device != device_kind::cpu)
-      return status(errc::unsupported, g->nodes[k].label() + ": runs on backend " + std::string(bound[k].backend->name) +
-                                           ", but this program was built for the host only (ONYX_HOST_ONLY)");
+      return failure(errc::unsupported, g->nodes[k].label(), ": runs on backend ", bound[k].backend->name,
+                     ", but this program was built for the host only (ONYX_HOST_ONLY)");
   cg->devices.assign(g->values.size(), device_kind::cpu);
 #else
   ONYX_TRY(insert_copies(*g, cg->types, bound, cg->devices));

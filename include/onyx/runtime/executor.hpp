@@ -22,6 +22,7 @@
 #include <chrono>
 #include <limits>
 
+#include "onyx/core/message.hpp"
 #include "onyx/runtime/compiled_graph.hpp"
 #include "onyx/runtime/memory_plan.hpp"
 #include "onyx/runtime/profile.hpp"
@@ -315,9 +316,9 @@ namespace executor_detail {
 inline status check_stop(const run_context& rc, const std::string_view before, const graph::node* n) {
   auto where = [&] { return n ? std::string(before) + n->label() : std::string(before); };
   if (rc.terminate && rc.terminate->load(std::memory_order_relaxed))
-    return status(errc::cancelled, "the run was terminated (run_options::terminate was set) " + where());
+    return failure(errc::cancelled, "the run was terminated (run_options::terminate was set) ", where());
   if (rc.deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > rc.deadline)
-    return status(errc::cancelled, "the run passed its deadline (run_options::timeout) " + where());
+    return failure(errc::cancelled, "the run passed its deadline (run_options::timeout) ", where());
   return ok();
 }
 }  // namespace executor_detail
@@ -426,7 +427,7 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
       if (n.inputs[i] < 0) continue;
       const value& v = *rc.in_ptrs[s][i];
       if (v.is_none() && !st.types[n.inputs[i]].optional)
-        return status(errc::internal, n.label() + ": input '" + g.values[n.inputs[i]].name + "' has no value");
+        return failure(errc::internal, n.label(), ": input '", g.values[n.inputs[i]].name, "' has no value");
       // The device invariant: a kernel only ever reads its own device's memory.
       if (v.is_tensor() && b.kernel != &copy_kernel && v.as_tensor().where().kind != b.backend->device)
         return status(errc::internal, n.label() + ": input '" + g.values[n.inputs[i]].name + "' is on " +
@@ -474,7 +475,7 @@ inline void finish_run(run_context& rc) {
 
 inline status node_context::run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) {
   if (index < 0 || index >= static_cast<int>(node_->subgraphs.size()))
-    return status(errc::internal, "subgraph " + std::to_string(index) + " does not exist");
+    return failure(errc::internal, "subgraph ", index, " does not exist");
   if (!node_->subgraphs[index]) return node_->subgraph_errors[index];  // inference failed for it: see bound_node
   const compiled_graph& sub = *node_->subgraphs[index];
   const auto& g = *sub.g;

@@ -24,6 +24,7 @@
 
 #include <filesystem>
 
+#include "onyx/core/message.hpp"
 #include "onyx/graph/dump.hpp"
 #include "onyx/graph/free_dimensions.hpp"
 #include "onyx/graph/normalize.hpp"
@@ -209,13 +210,16 @@ class session_core {
     std::vector<const value*> given(g.inputs.size(), nullptr);
     for (const auto& [name, v] : inputs) {
       auto it = std::find_if(inputs_.begin(), inputs_.end(), [&](const io_info& i) { return i.name == name; });
-      if (it == inputs_.end()) return status(errc::invalid_argument, "the model has no input '" + name + "'; its inputs are " + input_list());
+      if (it == inputs_.end())
+        return failure(errc::invalid_argument, "the model has no input '", name, "'; its inputs are ", input_list());
       given[it - inputs_.begin()] = &v;
     }
     std::vector<value_type> types(g.inputs.size());
     std::vector<extents> key(g.inputs.size());
     for (std::size_t i = 0; i < g.inputs.size(); ++i) {
-      if (!given[i]) return status(errc::invalid_argument, "input '" + inputs_[i].name + "' is missing; the model's inputs are " + input_list());
+      if (!given[i])
+        return failure(errc::invalid_argument, "input '", inputs_[i].name, "' is missing; the model's inputs are ",
+                       input_list());
       ONYX_TRY(check_input(inputs_[i], *given[i]));
       if (given[i]->is_tensor()) {
         key[i] = given[i]->as_tensor().shape();
@@ -380,7 +384,7 @@ class session_core {
   static status check_input(const io_info& want, const value& v) {
     if (v.is_none() && want.type.optional) return ok();
     if (want.type.kind == value_kind::tensor && !v.is_tensor())
-      return status(errc::invalid_argument, "input '" + want.name + "' must be a tensor");
+      return failure(errc::invalid_argument, "input '", want.name, "' must be a tensor");
     if (!v.is_tensor()) return ok();
     const tensor& t = v.as_tensor();
     if (t.type() != want.type.type)
