@@ -12,6 +12,15 @@
 // (built in C++, or by any loader); the path-taking forms read an .onnx file
 // through graph::onnx_loader, so a program that uses them includes
 // onyx/graph/loader.hpp (onyx::session, compiled into onyx_runtime, does).
+//
+// What a program may leave out, defined for the whole program (the trimmed
+// programs of onyx_add_inference_executable define all four):
+//   ONYX_NO_OPTIMIZER    runs optimized models only (compact ones): no
+//                        normalization, passes, stage dumps or .onnx writing
+//   ONYX_NO_PROFILE      no profiler: profile_file and profile_summary are
+//                        refused, ONYX_PROFILE and ONYX_PROFILE_FILE ignored
+//   ONYX_HOST_ONLY       every backend runs on the host: no device copies
+//   ONYX_THREADS_SERIAL  no thread pool: every run on the caller's thread
 #pragma once
 
 #include <atomic>
