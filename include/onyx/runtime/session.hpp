@@ -179,15 +179,17 @@ class session_core {
 
   /// Kernel time per op type so far (a table), when the session keeps it
   /// (session_options::profile_summary, ONYX_PROFILE); else "".
-  std::string profile_summary() const { return profile_ ? profile_->report() : std::string(); }
+  std::string profile_summary() const { return profile() ? profile()->report() : std::string(); }
   /// The Chrome trace's path ("" when the session does not trace).
-  std::filesystem::path profile_file() const { return profile_ ? profile_->trace_file() : std::filesystem::path(); }
+  std::filesystem::path profile_file() const {
+    return profile() ? profile()->trace_file() : std::filesystem::path();
+  }
   /// Writes the Chrome trace (when tracing) and stops recording it.
-  status end_profiling() const { return profile_ ? profile_->end_tracing() : ok(); }
+  status end_profiling() const { return profile() ? profile()->end_tracing() : ok(); }
   /// The level of the CPU micro-kernels the trace names for each node
   /// (onyx::session sets it).
   void set_profile_isa(std::string isa) {
-    if (profile_) profile_->set_isa(std::move(isa));
+    if (profile()) profile()->set_isa(std::move(isa));
   }
 
   /// Runs the model. `inputs` are matched by name; every graph input must be
@@ -240,13 +242,11 @@ class session_core {
     ONYX_ASSIGN(auto plan, plan_for(std::move(types), std::move(key)));
 
     auto rc = acquire();
-#if !defined(ONYX_NO_PROFILE)
-    rc->profile = profile_.get();
-#endif
+    rc->profile = profile();
     rc->terminate = ro.terminate;
     rc->deadline = ro.timeout.count() > 0 ? std::chrono::steady_clock::now() + ro.timeout
                                           : std::chrono::steady_clock::time_point::max();
-    if (profile_) profile_->count_run();
+    if (profile()) profile()->count_run();
     ONYX_TRY(runtime::bind_plan(*main_, plan.get(), *rc));
     for (std::size_t i = 0; i < g.inputs.size(); ++i) rc->slots[g.inputs[i]] = *given[i];
     status st = runtime::execute(*main_, plan.get(), *rc, pool_.get());
@@ -267,9 +267,10 @@ class session_core {
 
  public:
   virtual ~session_core() {
-    if (!profile_) return;
-    if (profile_->print_at_exit()) std::fputs(profile_->report().c_str(), stderr);
-    if (status s = profile_->end_tracing(); !s.ok()) std::fprintf(stderr, "onyx: %s\n", s.message().c_str());
+    runtime::op_profile* p = profile();
+    if (!p) return;
+    if (p->print_at_exit()) std::fputs(p->report().c_str(), stderr);
+    if (status s = p->end_tracing(); !s.ok()) std::fprintf(stderr, "onyx: %s\n", s.message().c_str());
   }
 
  protected:
@@ -299,7 +300,7 @@ class session_core {
                   "reading a model file needs its loader: include onyx/graph/loader.hpp for .onnx files");
     const auto t0 = runtime::op_profile::clock::now();
     ONYX_ASSIGN(model_, Loader::load(path, ops_));
-    if (profile_) profile_->add_stage("load", t0);
+    if (profile()) profile()->add_stage("load", t0);
     status st = prepare<Loader>();
     if (!st.ok()) return std::move(st).with_context(path.filename().string());
     return ok();
@@ -337,7 +338,7 @@ class session_core {
     using clock = runtime::op_profile::clock;
     auto stage_start = clock::now();
     auto stage_done = [&](std::string_view stage) {
-      if (profile_) profile_->add_stage(std::string(stage), stage_start);
+      if (profile()) profile()->add_stage(std::string(stage), stage_start);
       stage_start = clock::now();
     };
     ONYX_TRY(graph::resolve_ops(model_, ops_));
@@ -368,7 +369,7 @@ class session_core {
     runtime::compile_options co{optimize && !model_.optimized, pool_.get(), ops_, {}, passes,
                                 memory_limits::with_defaults(opt_.max_allocation_bytes, opt_.max_arena_bytes)};
 #if !defined(ONYX_NO_OPTIMIZER)
-    if (dump.enabled() || profile_)
+    if (dump.enabled() || profile())
       co.after_stage = [&](std::string_view stage, const graph::graph& g, const graph::inferred& st) {
         stage_done(stage);
         return dump(stage, g, &st);
@@ -441,9 +442,10 @@ class session_core {
   std::unique_ptr<thread_pool> pool_;
 #if defined(ONYX_NO_PROFILE)
   // Built without profiling (onyx_add_inference_executable's programs): every
-  // `if (profile_)` tests a constant, so no profile code is linked.
-  static constexpr runtime::op_profile* profile_ = nullptr;
+  // `if (profile())` tests a constant, so no profile code is linked.
+  static runtime::op_profile* profile() { return nullptr; }
 #else
+  runtime::op_profile* profile() const { return profile_.get(); }
   std::unique_ptr<runtime::op_profile> profile_;  // ONYX_PROFILE
 #endif
   graph::model model_;
