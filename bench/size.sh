@@ -2,8 +2,9 @@
 # Stripped sizes and clean compile times of trimmed inference executables
 # (onyx_add_inference_executable, compact model beside the program, so model
 # bytes are excluded) and of the zero-op core, at -O2, at -Os with LTO and
-# --gc-sections, and the same without exceptions and RTTI; with --arm64 also
-# cross-built for aarch64.
+# --gc-sections, the same without exceptions and RTTI, and that without
+# unwind tables (.eh_frame: nothing unwinds a program without exceptions but
+# a debugger or a crash reporter); with --arm64 also cross-built for aarch64.
 #   bench/size.sh [--arm64] [MODEL.onnx]...
 # Default models: light_squeezenet, light_resnet50 and PP-OCRv4 det from
 # ../shared/onnx-tests. Needs a configured ./build (for onyx-ops).
@@ -29,7 +30,8 @@ for arch in "${archs[@]}"; do
     toolchain=(-DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/aarch64-linux-gnu.cmake")
     strip=aarch64-linux-gnu-strip size=aarch64-linux-gnu-size
   fi
-  for flags in "-O2" "-Os -flto" "-Os -flto -fno-exceptions -fno-rtti"; do
+  for flags in "-O2" "-Os -flto" "-Os -flto -fno-exceptions -fno-rtti" \
+               "-Os -flto -fno-exceptions -fno-rtti -fno-asynchronous-unwind-tables -fno-unwind-tables"; do
     tag=$(echo "$flags" | tr -d ' -')
     b=$work/$arch-$tag
     cmake -S "$root/bench/size" -B "$b" -G Ninja "${toolchain[@]}" -DCMAKE_BUILD_TYPE=None \

@@ -68,6 +68,8 @@ int main(int argc, char** argv) {
   if (!o.ok()) return onyx::cli::fail(program, o.error().message());
   if (!o->dump_stages.empty() || o->keep_float16)
     return onyx::cli::fail(program, "--dump-stages and --keep-float16 need onyx-run: this model is already optimized");
+  if (!o->profile.empty() || o->profile_summary)
+    return onyx::cli::fail(program, "--profile and --profile-summary need onyx-run: this program holds no profiler");
   return onyx::cli::run(
       program, *o, [&](const onyx::session_options& so) { return open(*o, so); }, read_input, write_output);
 }

@@ -70,9 +70,12 @@ function(onyx_add_inference_executable name)
   endif()
   add_executable(${name} ${sources})
   target_link_libraries(${name} PRIVATE onyx::headers)
-  # ONYX_NO_OPTIMIZER: the program runs optimized models only, so it holds no pass.
+  # What the program leaves out (runtime/session.hpp): ONYX_NO_OPTIMIZER, the
+  # passes and normalization (it runs optimized models only); ONYX_NO_PROFILE,
+  # the profiler (--profile, ONYX_PROFILE); ONYX_HOST_ONLY, copies between
+  # devices (its backends all run on the host).
   target_compile_definitions(${name} PRIVATE ONYX_OPS_HEADER="${dir}/ops.hpp" ONYX_MODEL_PATH="${compact}"
-                                             ONYX_NO_OPTIMIZER)
+                                             ONYX_NO_OPTIMIZER ONYX_NO_PROFILE ONYX_HOST_ONLY)
   if(arg_EMBED)
     target_compile_definitions(${name} PRIVATE ONYX_EMBEDDED_MODEL)
   endif()

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "onyx/core/dtype.hpp"
+#include "onyx/core/function_ref.hpp"
 #include "onyx/core/shape.hpp"
 #include "onyx/core/status.hpp"
 
@@ -74,20 +75,28 @@ inline std::string byte_count(std::size_t b) {
   return s;
 }
 
-/// Ok when a tensor of `t` and extents `e` fits `limits.max_allocation`;
-/// else errc::resource_exhausted saying `what` (an output's name) and the size.
-inline status check_allocation(const memory_limits& limits, dtype t, std::span<const std::int64_t> e,
-                               const std::string& what) {
-  auto bytes = checked_storage_bytes(t, e);
+namespace memory_limits_detail {
+[[gnu::noinline, gnu::cold]] inline status allocation_error(const memory_limits& limits, dtype t,
+                                                            std::span<const std::int64_t> e,
+                                                            std::optional<std::size_t> bytes, const std::string& what) {
   std::string shape = std::string(name(t)) + " [" + to_string(e) + "]";
   if (!bytes)
     return status(errc::resource_exhausted, what + " would be " + shape + ", whose size does not fit in memory");
-  if (limits.max_allocation && *bytes > limits.max_allocation)
-    return status(errc::resource_exhausted, what + " would be " + shape + ": " + byte_count(*bytes) +
-                                                ", more than the largest allocation allowed (" +
-                                                byte_count(limits.max_allocation) +
-                                                ", session_options::max_allocation_bytes)");
-  return ok();
+  return status(errc::resource_exhausted, what + " would be " + shape + ": " + byte_count(*bytes) +
+                                              ", more than the largest allocation allowed (" +
+                                              byte_count(limits.max_allocation) +
+                                              ", session_options::max_allocation_bytes)");
+}
+}  // namespace memory_limits_detail
+
+/// Ok when a tensor of `t` and extents `e` fits `limits.max_allocation`;
+/// else errc::resource_exhausted saying `what()` (an output's name, built
+/// only then: runs check every output) and the size.
+inline status check_allocation(const memory_limits& limits, dtype t, std::span<const std::int64_t> e,
+                               function_ref<std::string()> what) {
+  auto bytes = checked_storage_bytes(t, e);
+  if (bytes && !(limits.max_allocation && *bytes > limits.max_allocation)) return ok();
+  return memory_limits_detail::allocation_error(limits, t, e, bytes, what());
 }
 
 /// What an allocation over the limits throws inside a kernel (which cannot

@@ -166,8 +166,7 @@ class tensor {
   std::size_t rank() const { return shape_.size(); }
   std::int64_t dim(std::size_t i) const {
     if (i >= shape_.size()) [[unlikely]]
-      throw_error(status(errc::out_of_range, "tensor::dim(" + std::to_string(i) + ") of a rank-" +
-                                                 std::to_string(shape_.size()) + " tensor"));
+      dim_out_of_range(i);
     return shape_[i];
   }
   std::int64_t size() const { return element_count(shape_); }
@@ -184,8 +183,7 @@ class tensor {
   template <class T> T* data() {
     assert(type_ == dtype_of<T> || type_ == dtype::undefined || sizeof(T) * 8 == static_cast<std::size_t>(bit_width(type_)));
     if (type_ != dtype::undefined && sizeof(T) * 8 > static_cast<std::size_t>(std::max(8, bit_width(type_)))) [[unlikely]]
-      throw_error(status(errc::invalid_argument, "tensor::data: a " + std::string(name(type_)) +
-                                                     " tensor read as " + std::to_string(sizeof(T)) + "-byte elements"));
+      read_as_wider(sizeof(T));
     return static_cast<T*>(data_);
   }
   template <class T> const T* data() const { return const_cast<tensor*>(this)->data<T>(); }
@@ -214,6 +212,16 @@ class tensor {
   void set_device(device d) { device_ = d; }
 
  private:
+  // The errors of dim() and data<T>(), out of line: one copy of each message,
+  // not one per call site and element type.
+  [[noreturn, gnu::noinline, gnu::cold]] void dim_out_of_range(std::size_t i) const {
+    throw_error(status(errc::out_of_range, "tensor::dim(" + std::to_string(i) + ") of a rank-" +
+                                               std::to_string(shape_.size()) + " tensor"));
+  }
+  [[noreturn, gnu::noinline, gnu::cold]] void read_as_wider(std::size_t element_bytes) const {
+    throw_error(status(errc::invalid_argument, "tensor::data: a " + std::string(name(type_)) + " tensor read as " +
+                                                   std::to_string(element_bytes) + "-byte elements"));
+  }
   static void check_extents(const extents& shape) {
     for (auto d : shape)
       if (d < 0) throw_error(status(errc::invalid_argument, "a tensor of shape [" + to_string(shape) + "]: negative dim"));

@@ -34,11 +34,13 @@
 #include <bit>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "onyx/core/message.hpp"
 #include "onyx/graph/ir.hpp"
 #include "onyx/graph/mapped_file.hpp"
 #include "onyx/graph/resolve.hpp"
@@ -175,133 +177,115 @@ inline status writer::graph_(const graph& g) {
 
 // --- reading -----------------------------------------------------------------
 
-/// A bounds-checked reader over the structure section.
+/// A bounds-checked reader over the structure section. The first error (a
+/// read past the end, a value out of range, a node that cannot be bound) is
+/// kept, and every read after it gives zeros and empty strings; counts are
+/// then 0, so loops end at once. Decoding tests `failed()` only where a wrong
+/// value would do harm (allocating, binding, indexing), not after each field.
 class reader {
  public:
   reader(std::span<const std::byte> structure, std::span<const std::byte> data, std::shared_ptr<const void> owner,
          const op_table& ops)
       : s_(structure), data_(data), owner_(std::move(owner)), ops_(ops) {}
 
-  template <class T> status get(T& v) {
-    if (s_.size() - pos_ < sizeof v) return truncated();
-    std::memcpy(&v, s_.data() + pos_, sizeof v);
-    pos_ += sizeof v;
-    return ok();
+  template <class T> T get() {
+    T v{};
+    take(&v, sizeof v);
+    return v;
   }
-  status str(std::string& v) {
-    std::uint32_t n = 0;
-    ONYX_TRY(get(n));
-    if (s_.size() - pos_ < n) return truncated();
+  std::string str() {
+    const std::uint32_t n = get<std::uint32_t>();
+    std::string v;
+    if (!failed() && s_.size() - pos_ < n) truncated();
+    if (failed()) return v;
     v.assign(reinterpret_cast<const char*>(s_.data() + pos_), n);
     pos_ += n;
-    return ok();
+    return v;
   }
   /// A count of items that each take at least `min_bytes`: never more than
   /// the bytes left could hold (an absurd count is an error, not an allocation).
-  status count(std::uint32_t& n, std::size_t min_bytes) {
-    ONYX_TRY(get(n));
-    if (static_cast<std::size_t>(n) * min_bytes > s_.size() - pos_) return bad("a count of " + std::to_string(n) + " exceeds the file");
-    return ok();
+  std::uint32_t count(std::size_t min_bytes) {
+    const std::uint32_t n = get<std::uint32_t>();
+    if (static_cast<std::size_t>(n) * min_bytes > s_.size() - pos_) fail("a count of ", n, " exceeds the file");
+    return failed() ? 0 : n;
   }
-  status ids(std::vector<int>& v, std::size_t values) {
-    std::uint32_t n = 0;
-    ONYX_TRY(count(n, 4));
-    v.resize(n);
+  void ids(std::vector<int>& v, std::size_t values) {
+    v.resize(count(4));
     for (auto& id : v) {
-      std::int32_t x = 0;
-      ONYX_TRY(get(x));
+      const auto x = get<std::int32_t>();
       if (x < -1 || x >= static_cast<std::int64_t>(values))
-        return bad("value id " + std::to_string(x) + " is outside the graph's " + std::to_string(values) + " values");
+        fail("value id ", x, " is outside the graph's ", values, " values");
       id = x;
     }
-    return ok();
   }
-  status type(value_type& t) {
-    std::uint8_t kind = 0, dt = 0, optional = 0, rank_known = 0;
-    std::uint32_t rank = 0;
-    ONYX_TRY(get(kind));
-    ONYX_TRY(get(dt));
-    ONYX_TRY(get(optional));
-    ONYX_TRY(get(rank_known));
-    ONYX_TRY(count(rank, 1));
-    if (kind > static_cast<std::uint8_t>(value_kind::map)) return bad("unknown value kind " + std::to_string(kind));
-    if (dt != 0 && !is_valid(dt)) return bad("unknown dtype " + std::to_string(dt));
+  void type(value_type& t) {
+    const auto kind = get<std::uint8_t>(), dt = get<std::uint8_t>(), optional = get<std::uint8_t>(),
+               rank_known = get<std::uint8_t>();
+    const std::uint32_t rank = count(1);
+    if (kind > static_cast<std::uint8_t>(value_kind::map)) fail("unknown value kind ", kind);
+    if (dt != 0 && !is_valid(dt)) fail("unknown dtype ", dt);
     t.kind = static_cast<value_kind>(kind);
     t.type = static_cast<dtype>(dt);
     t.optional = optional != 0;
     t.shape = rank_known ? sym_shape() : sym_shape::unknown_rank();
-    for (std::uint32_t i = 0; i < rank; ++i) {
-      std::uint8_t tag = 0;
-      ONYX_TRY(get(tag));
+    for (std::uint32_t i = 0; i < rank && !failed(); ++i) {
+      const auto tag = get<std::uint8_t>();
       if (tag == 0) {
-        std::int64_t v = 0;
-        ONYX_TRY(get(v));
-        if (v < 0) return bad("negative dim " + std::to_string(v));
+        const auto v = get<std::int64_t>();
+        if (v < 0) fail("negative dim ", v);
         t.shape.dims.emplace_back(v);
       } else if (tag == 1) {
-        std::string s;
-        ONYX_TRY(str(s));
-        t.shape.dims.push_back(dim::symbol(std::move(s)));
+        t.shape.dims.push_back(dim::symbol(str()));
       } else if (tag == 2) {
         t.shape.dims.push_back(dim::unknown());
       } else {
-        return bad("unknown dim tag " + std::to_string(tag));
+        fail("unknown dim tag ", tag);
       }
     }
-    return ok();
   }
-  status tensor_(tensor& out) {
-    std::uint8_t dt = 0;
-    std::uint32_t rank = 0;
-    ONYX_TRY(get(dt));
-    ONYX_TRY(count(rank, 8));
-    if (!is_valid(dt)) return bad("tensor of unknown dtype " + std::to_string(dt));
+  void tensor_(tensor& out) {
+    const auto dt = get<std::uint8_t>();
+    extents shape(count(8));
+    if (!is_valid(dt)) fail("tensor of unknown dtype ", dt);
     const auto t = static_cast<dtype>(dt);
-    extents shape(rank);
     std::int64_t n = 1;
     for (auto& e : shape) {
-      ONYX_TRY(get(e));
-      if (e < 0) return bad("tensor with a negative extent");
-      if (__builtin_mul_overflow(n, e, &n) || n > max_elements) return bad("tensor with too many elements");
+      e = get<std::int64_t>();
+      if (e < 0) fail("tensor with a negative extent");
+      else if (__builtin_mul_overflow(n, e, &n) || n > max_elements) fail("tensor with too many elements");
+      if (failed()) return;
     }
     if (t == dtype::string) {
-      if (static_cast<std::size_t>(n) * 4 > s_.size() - pos_) return bad("string tensor exceeds the file");
+      if (static_cast<std::size_t>(n) * 4 > s_.size() - pos_) fail("string tensor exceeds the file");
+      if (failed()) return;
       out = tensor::zeros(t, shape);
-      for (auto& s : out.values<std::string>()) ONYX_TRY(str(s));
-      return ok();
+      for (auto& s : out.values<std::string>()) s = str();
+      return;
     }
-    std::uint64_t offset = 0, bytes = 0;
-    ONYX_TRY(get(offset));
-    ONYX_TRY(get(bytes));
+    const auto offset = get<std::uint64_t>(), bytes = get<std::uint64_t>();
+    if (failed()) return;
     if (bytes != storage_bytes(t, n))
-      return bad("tensor data of " + std::to_string(bytes) + " bytes, expected " +
-                 std::to_string(storage_bytes(t, n)) + " for " + std::string(name(t)) + " " + to_string(shape));
-    if (offset > data_.size() || bytes > data_.size() - offset) return bad("tensor data outside the data section");
+      return fail("tensor data of ", bytes, " bytes, expected ", storage_bytes(t, n), " for ", name(t), " ",
+                  to_string(shape));
+    if (offset > data_.size() || bytes > data_.size() - offset) return fail("tensor data outside the data section");
     auto* p = const_cast<std::byte*>(data_.data() + offset);
     if (owner_)
       out = tensor::adopt(std::const_pointer_cast<void>(owner_), p, t, std::move(shape));
     else
       out = tensor::view(p, t, std::move(shape));  // bytes with static storage (embedded)
-    return ok();
   }
   // One attribute value of each alternative of attribute::data, as the
   // writer's `one` wrote it; a list's count is bounded by the least bytes an
   // element takes (min_bytes).
-  status one(std::int64_t& v, int) { return get(v); }
-  status one(float& v, int) { return get(v); }
-  status one(std::string& v, int) { return str(v); }
-  status one(value_type& v, int) { return type(v); }
-  status one(tensor& v, int) { return tensor_(v); }
-  status one(std::shared_ptr<const graph>& v, int depth) {
-    ONYX_ASSIGN(v, graph_(depth + 1));
-    return ok();
-  }
-  template <class T> status one(std::vector<T>& v, int depth) {
-    std::uint32_t n = 0;
-    ONYX_TRY(count(n, min_bytes<T>()));
-    v.resize(n);
-    for (auto& x : v) ONYX_TRY(one(x, depth));
-    return ok();
+  void one(std::int64_t& v, int) { v = get<std::int64_t>(); }
+  void one(float& v, int) { v = get<float>(); }
+  void one(std::string& v, int) { v = str(); }
+  void one(value_type& v, int) { type(v); }
+  void one(tensor& v, int) { tensor_(v); }
+  void one(std::shared_ptr<const graph>& v, int depth) { v = graph_(depth + 1); }
+  template <class T> void one(std::vector<T>& v, int depth) {
+    v.resize(count(min_bytes<T>()));
+    for (auto& x : v) one(x, depth);
   }
   template <class T> static constexpr std::size_t min_bytes() {
     if constexpr (std::is_same_v<T, std::int64_t>) return 8;
@@ -310,34 +294,49 @@ class reader {
     else return 4;  // a float; a string's length
   }
   /// Reads alternative `kind` of attribute::data into `a`.
-  template <std::size_t I = 0> status attr_value(std::size_t kind, attribute& a, int depth) {
+  template <std::size_t I = 0> void attr_value(std::size_t kind, attribute& a, int depth) {
     using data = decltype(attribute::data);
     if constexpr (I == std::variant_size_v<data>) {
-      return bad("attribute '" + a.name + "' of unknown kind " + std::to_string(kind));
+      fail("attribute '", a.name, "' of unknown kind ", kind);
+    } else if (kind != I) {
+      attr_value<I + 1>(kind, a, depth);
     } else {
-      if (kind != I) return attr_value<I + 1>(kind, a, depth);
       std::variant_alternative_t<I, data> v{};
-      ONYX_TRY(one(v, depth));
+      one(v, depth);
       a.data = std::move(v);
-      return ok();
     }
   }
-  status attr(attribute& a, int depth) {
-    std::uint8_t kind = 0;
-    ONYX_TRY(str(a.name));
-    ONYX_TRY(get(kind));
-    return attr_value(kind, a, depth);
+  void attr(attribute& a, int depth) {
+    a.name = str();
+    const auto kind = get<std::uint8_t>();
+    if (!failed()) attr_value(kind, a, depth);
   }
-  result<std::shared_ptr<graph>> graph_(int depth);
+  /// The graph, or null with the error in `error()`.
+  std::shared_ptr<graph> graph_(int depth);
 
   const op_table& ops() const { return ops_; }
   std::set<std::string>& missing() { return missing_; }
   bool done() const { return pos_ == s_.size(); }
+  bool failed() const { return !error_.ok(); }
+  const status& error() const { return error_; }
+
+  /// Keeps the first error: "compact model: <why...> (at byte N)". The
+  /// pieces are joined by one out-of-line function, not per call site.
+  template <class... A> void fail(const A&... why) { fail_pieces({message_piece(why)...}); }
 
  private:
-  status truncated() const { return status(errc::invalid_model, "compact model: truncated at byte " + std::to_string(pos_)); }
-  status bad(const std::string& why) const {
-    return status(errc::invalid_model, "compact model: " + why + " (at byte " + std::to_string(pos_) + ")");
+  [[gnu::noinline]] void fail_pieces(std::initializer_list<message_piece> why) {
+    if (!failed())
+      error_ = failure(errc::invalid_model, "compact model: ", message_detail::join(why), " (at byte ", pos_, ")");
+  }
+  void truncated() {
+    if (!failed()) error_ = failure(errc::invalid_model, "compact model: truncated at byte ", pos_);
+  }
+  void take(void* v, std::size_t n) {
+    if (!failed() && s_.size() - pos_ < n) truncated();
+    if (failed()) return;
+    std::memcpy(v, s_.data() + pos_, n);
+    pos_ += n;
   }
 
   std::span<const std::byte> s_, data_;
@@ -345,60 +344,58 @@ class reader {
   std::shared_ptr<const void> owner_;
   const op_table& ops_;
   std::set<std::string> missing_;
+  status error_;
 };
 
-inline result<std::shared_ptr<graph>> reader::graph_(int depth) {
-  if (depth > max_depth) return bad("subgraphs nest more than " + std::to_string(max_depth) + " deep");
+inline std::shared_ptr<graph> reader::graph_(int depth) {
+  if (depth > max_depth) fail("subgraphs nest more than ", max_depth, " deep");
+  if (failed()) return nullptr;
   auto g = std::make_shared<graph>();
-  ONYX_TRY(str(g->name));
-  std::uint32_t n = 0;
-  ONYX_TRY(count(n, 14));
-  g->values.resize(n);
+  g->name = str();
+  g->values.resize(count(14));
   for (auto& v : g->values) {
-    ONYX_TRY(str(v.name));
-    ONYX_TRY(type(v.type));
-    std::uint8_t declared = 0, has_constant = 0;
-    ONYX_TRY(get(declared));
-    ONYX_TRY(get(has_constant));
-    v.declared_shape = declared != 0;
-    if (has_constant) {
+    v.name = str();
+    type(v.type);
+    v.declared_shape = get<std::uint8_t>() != 0;
+    if (get<std::uint8_t>() != 0) {
       tensor t;
-      ONYX_TRY(tensor_(t));
+      tensor_(t);
       v.constant = std::move(t);
     }
   }
   const std::size_t values = g->values.size();
-  ONYX_TRY(count(n, 40));
-  g->nodes.resize(n);
+  g->nodes.resize(count(40));
   for (auto& nd : g->nodes) {
-    std::string op_name;
-    std::int32_t since = 0;
-    ONYX_TRY(str(nd.name));
-    ONYX_TRY(str(nd.op_type));
-    ONYX_TRY(str(nd.domain));
-    ONYX_TRY(str(op_name));
-    ONYX_TRY(get(since));
-    ONYX_TRY(str(nd.expanded_from));
-    ONYX_TRY(ids(nd.inputs, values));
-    ONYX_TRY(ids(nd.outputs, values));
-    ONYX_TRY(count(n, 6));
-    nd.raw_attrs.resize(n);
+    nd.name = str();
+    nd.op_type = str();
+    nd.domain = str();
+    const std::string op_name = str();
+    const auto since = get<std::int32_t>();
+    nd.expanded_from = str();
+    ids(nd.inputs, values);
+    ids(nd.outputs, values);
+    nd.raw_attrs.resize(count(6));
     for (auto& a : nd.raw_attrs) {
-      ONYX_TRY(attr(a, depth));
+      attr(a, depth);
       if (auto* sg = std::get_if<std::shared_ptr<const graph>>(&a.data)) nd.subgraphs.push_back(*sg);
       if (auto* v = std::get_if<std::vector<std::shared_ptr<const graph>>>(&a.data))
         nd.subgraphs.insert(nd.subgraphs.end(), v->begin(), v->end());
     }
+    if (failed()) return nullptr;
     const op_info* op = ops_.find(nd.domain, op_name, since);
     if (!op) {
-      missing_.insert((nd.domain.empty() ? "" : nd.domain + ".") + op_name + " (opset " + std::to_string(since) + ")");
+      missing_.insert(message(nd.domain, nd.domain.empty() ? "" : ".", op_name, " (opset ", since, ")"));
       continue;
     }
-    ONYX_TRY(bind_op(nd, *op));
+    if (status st = bind_op(nd, *op); !st.ok()) {
+      error_ = std::move(st);
+      return nullptr;
+    }
   }
-  ONYX_TRY(ids(g->inputs, values));
-  ONYX_TRY(ids(g->outputs, values));
-  ONYX_TRY(ids(g->captures, values));
+  ids(g->inputs, values);
+  ids(g->outputs, values);
+  ids(g->captures, values);
+  if (failed()) return nullptr;
 
   // Each value a node reads is a constant, a graph input, a capture, or the
   // output of an earlier node: the executor may rely on that order.
@@ -411,15 +408,15 @@ inline result<std::shared_ptr<graph>> reader::graph_(int depth) {
   for (const auto& nd : g->nodes) {
     for (int id : nd.inputs)
       if (id >= 0 && !defined[id])
-        return bad(nd.label() + " reads value '" + g->values[id].name + "' before any node defines it");
+        return fail(nd.label(), " reads value '", g->values[id].name, "' before any node defines it"), nullptr;
     for (int id : nd.outputs)
       if (id >= 0) {
-        if (defined[id]) return bad(nd.label() + " defines value '" + g->values[id].name + "' a second time");
+        if (defined[id]) return fail(nd.label(), " defines value '", g->values[id].name, "' a second time"), nullptr;
         defined[id] = 1;
       }
   }
   for (int id : g->outputs)
-    if (id < 0 || !defined[id]) return bad("graph '" + g->name + "' has an output no node defines");
+    if (id < 0 || !defined[id]) return fail("graph '", g->name, "' has an output no node defines"), nullptr;
   return g;
 }
 
@@ -468,8 +465,8 @@ inline status write_file(const model& m, const std::filesystem::path& path) {
 /// static storage, as a model embedded in the program does). Every op the
 /// table lacks is reported at once.
 inline result<model> read(std::span<const std::byte> bytes, std::shared_ptr<const void> owner, const op_table& ops) {
-  auto bad = [](const std::string& why) { return status(errc::invalid_model, "compact model: " + why); };
-  if (bytes.size() < header_bytes) return bad("shorter than its header (" + std::to_string(bytes.size()) + " bytes)");
+  auto bad = [](const auto&... why) { return failure(errc::invalid_model, "compact model: ", why...); };
+  if (bytes.size() < header_bytes) return bad("shorter than its header (", bytes.size(), " bytes)");
   if (std::memcmp(bytes.data(), magic, sizeof magic) != 0) return bad("not an onyx compact model (wrong magic)");
   auto field = [&](std::size_t offset, auto& v) { std::memcpy(&v, bytes.data() + offset, sizeof v); };
   std::uint32_t ver = 0, hdr = 0;
@@ -482,33 +479,27 @@ inline result<model> read(std::span<const std::byte> bytes, std::shared_ptr<cons
   field(40, d_off);
   field(48, d_len);
   if (ver != version)
-    return bad("version " + std::to_string(ver) + "; this build reads version " + std::to_string(version));
-  if (hdr != header_bytes) return bad("header of " + std::to_string(hdr) + " bytes");
+    return bad("version ", ver, "; this build reads version ", version);
+  if (hdr != header_bytes) return bad("header of ", hdr, " bytes");
   if (file_bytes != bytes.size())
-    return bad("the header says " + std::to_string(file_bytes) + " bytes, the file has " + std::to_string(bytes.size()) +
-               " (truncated?)");
+    return bad("the header says ", file_bytes, " bytes, the file has ", bytes.size(), " (truncated?)");
   auto inside = [&](std::uint64_t off, std::uint64_t len) { return off <= bytes.size() && len <= bytes.size() - off; };
   if (!inside(s_off, s_len) || !inside(d_off, d_len)) return bad("a section lies outside the file");
   detail::reader r(bytes.subspan(s_off, s_len), bytes.subspan(d_off, d_len), std::move(owner), ops);
   model m;
-  std::uint32_t n = 0;
-  ONYX_TRY(r.get(m.ir_version));
-  ONYX_TRY(r.str(m.producer));
-  ONYX_TRY(r.count(n, 12));
-  for (std::uint32_t i = 0; i < n; ++i) {
-    std::string domain;
-    std::int64_t opset = 0;
-    ONYX_TRY(r.str(domain));
-    ONYX_TRY(r.get(opset));
-    m.opsets[domain] = static_cast<int>(opset);
+  m.ir_version = r.get<decltype(m.ir_version)>();
+  m.producer = r.str();
+  for (std::uint32_t i = 0, n = r.count(12); i < n; ++i) {
+    std::string domain = r.str();
+    m.opsets[domain] = static_cast<int>(r.get<std::int64_t>());
   }
-  ONYX_ASSIGN(m.main, r.graph_(0));
+  m.main = r.graph_(0);
+  if (r.failed()) return r.error();
   if (!r.missing().empty()) {
     std::string list;
-    for (const auto& s : r.missing()) list += (list.empty() ? "" : ", ") + s;
-    return status(errc::unsupported, "this build of onyx has no " +
-                                         std::string(r.missing().size() == 1 ? "operator " : "operators ") + list +
-                                         ", which the model needs");
+    for (const auto& s : r.missing()) list += message(list.empty() ? "" : ", ", s);
+    return failure(errc::unsupported, "this build of onyx has no ", r.missing().size() == 1 ? "operator " : "operators ",
+                   list, ", which the model needs");
   }
   if (!r.done()) return bad("bytes after the main graph");
   m.optimized = true;

@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 
+#include "onyx/core/message.hpp"
 #include "onyx/graph/ir.hpp"
 
 namespace onyx::graph {
@@ -116,7 +117,7 @@ inline status infer_node(const node& n, inferred& st, const evaluate_fn& evaluat
     if (id < 0) continue;
     auto& t = c.outs_[i];
     if (t.type == dtype::undefined && t.kind == value_kind::tensor)
-      return status(errc::internal, "inference did not set output " + std::to_string(i));
+      return failure(errc::internal, "inference did not set output ", i);
     // What inference found replaces the model's declaration, even where it
     // knows less: a run is planned only on inferred shapes (a declaration
     // nothing checked, taken as the truth, once let a Squeeze read past its
@@ -166,8 +167,8 @@ inline status infer_graph(const graph& g, inferred& st, const evaluate_fn& evalu
 inline result<std::optional<std::vector<value_type>>> infer_detail::context::infer_subgraph(
     const graph& body, std::span<const value_type> ins) {
   if (ins.size() != body.inputs.size())
-    return status(errc::invalid_graph, "subgraph '" + body.name + "' takes " + std::to_string(body.inputs.size()) +
-                                           " inputs, the node gives it " + std::to_string(ins.size()));
+    return failure(errc::invalid_graph, "subgraph '", body.name, "' takes ", body.inputs.size(),
+                   " inputs, the node gives it ", ins.size());
   auto st = std::make_shared<inferred>(initial_state(body));
   for (std::size_t i = 0; i < ins.size(); ++i) {
     int id = body.inputs[i];

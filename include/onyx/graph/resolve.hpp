@@ -11,6 +11,7 @@
 
 #include <set>
 
+#include "onyx/core/message.hpp"
 #include "onyx/graph/ir.hpp"
 
 namespace onyx::graph {
@@ -25,11 +26,10 @@ inline status bind_op(node& nd, const op_info& op) {
   if (!parsed.ok()) return std::move(parsed).error().with_context(where());
   nd.attrs = std::move(parsed).value();
   auto arity_error = [&](const char* what, int n, ops::arity a) {
-    return status(errc::invalid_model, where() + ": has " + std::to_string(n) + " " + what + ", expected " +
-                                           std::to_string(a.min) +
-                                           (a.max == a.min            ? std::string()
-                                            : a.max == ops::variadic ? " or more"
-                                                                     : " to " + std::to_string(a.max)));
+    if (a.max == a.min) return failure(errc::invalid_model, where(), ": has ", n, " ", what, ", expected ", a.min);
+    if (a.max == ops::variadic)
+      return failure(errc::invalid_model, where(), ": has ", n, " ", what, ", expected ", a.min, " or more");
+    return failure(errc::invalid_model, where(), ": has ", n, " ", what, ", expected ", a.min, " to ", a.max);
   };
   int nin = static_cast<int>(nd.inputs.size()), nout = static_cast<int>(nd.outputs.size());
   if (nin < op.inputs.min || nin > op.inputs.max) return arity_error("inputs", nin, op.inputs);
@@ -46,7 +46,7 @@ inline status resolve_graph(graph& g, const model& m, const op_table& ops, std::
     auto where = [&] { return nd.label(); };
     auto opset = m.opsets.find(nd.domain);
     if (opset == m.opsets.end())
-      return status(errc::invalid_model, where() + ": domain '" + nd.domain + "' is not among the model's opset imports");
+      return failure(errc::invalid_model, where(), ": domain '", nd.domain, "' is not among the model's opset imports");
     nd.op = ops.find(nd.domain, nd.op_type, opset->second);
     if (!nd.op) {
       std::string key = (nd.domain.empty() ? "" : nd.domain + ".") + nd.op_type;

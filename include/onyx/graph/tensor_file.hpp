@@ -84,20 +84,21 @@ class wire {
   std::size_t pos_ = 0;
 };
 
-/// Appends the values of a repeated scalar field, packed (wire type 2) or not.
-template <class T> status repeated(wire& w, int wire_type, int fixed_bytes, std::vector<T>& out) {
+/// Appends the values of a repeated scalar field, packed (wire type 2) or
+/// not: varints as they are, fixed-width values (float, double) as their
+/// little-endian bytes in the low bytes. One element type for every field, so
+/// the reader holds one copy of this code, not one per field type.
+inline status repeated(wire& w, int wire_type, int fixed_bytes, std::vector<std::uint64_t>& out) {
   auto one = [&](wire& from) -> status {
+    std::uint64_t v = 0;
     if (fixed_bytes == 0) {
-      std::uint64_t v = 0;
       ONYX_TRY(from.varint(v));
-      out.push_back(static_cast<T>(v));
     } else {
       std::string_view b;
       ONYX_TRY(from.fixed(static_cast<std::size_t>(fixed_bytes), b));
-      T v{};
-      std::memcpy(&v, b.data(), sizeof v);
-      out.push_back(v);
+      std::memcpy(&v, b.data(), b.size());
     }
+    out.push_back(v);
     return ok();
   };
   if (wire_type != 2) return one(w);
@@ -127,21 +128,20 @@ inline void put_bytes(std::string& s, int field, std::string_view b) {
 inline result<tensor> parse_tensor_proto(std::string_view bytes, std::string* name = nullptr) {
   using namespace tensor_file_detail;
   wire w(bytes);
-  extents dims;
+  std::vector<std::uint64_t> dim_values;
   std::uint64_t type_code = 0;
   std::string_view raw;
   bool has_raw = false;
-  std::vector<float> f32;
-  std::vector<std::int64_t> i32, i64;  // int32_data holds every narrow type's values
-  std::vector<double> f64;
-  std::vector<std::uint64_t> u64;
+  // Each element's bytes (tensor_file_detail::repeated); int32_data holds
+  // every narrow type's values.
+  std::vector<std::uint64_t> f32, i32, i64, f64, u64;
   std::vector<std::string> strings;
   while (!w.done()) {
     std::uint64_t key = 0;
     ONYX_TRY(w.varint(key));
     const int field = static_cast<int>(key >> 3), wt = static_cast<int>(key & 7);
     switch (field) {
-      case 1: ONYX_TRY(repeated(w, wt, 0, dims)); break;
+      case 1: ONYX_TRY(repeated(w, wt, 0, dim_values)); break;
       case 2: ONYX_TRY(w.varint(type_code)); break;
       case 4: ONYX_TRY(repeated(w, wt, 4, f32)); break;
       case 5: ONYX_TRY(repeated(w, wt, 0, i32)); break;
@@ -168,6 +168,7 @@ inline result<tensor> parse_tensor_proto(std::string_view bytes, std::string* na
   if (!is_valid(static_cast<int>(std::min<std::uint64_t>(type_code, 255))))
     return wire::bad("unknown data_type " + std::to_string(type_code));
   const auto t = static_cast<dtype>(type_code);
+  const extents dims(dim_values.begin(), dim_values.end());  // two's complement: a negative dim stays negative
   std::int64_t n = 1;
   for (auto d : dims)
     if (d < 0 || __builtin_mul_overflow(n, d, &n) || n > (std::int64_t{1} << 40))
@@ -209,13 +210,10 @@ inline result<tensor> parse_tensor_proto(std::string_view bytes, std::string* na
     std::memcpy(p, raw.data(), raw.size());
     return out;
   }
-  auto copy = [&](const auto& src, const char* field) -> result<tensor> {
+  auto copy = [&](const std::vector<std::uint64_t>& src, const char* field) -> result<tensor> {
     if (src.size() != static_cast<std::size_t>(n)) return count_error(field, src.size());
     const std::size_t width = bytes_needed / std::max<std::size_t>(1, static_cast<std::size_t>(n));
-    for (std::size_t i = 0; i < src.size(); ++i) {
-      auto v = src[i];
-      std::memcpy(p + i * width, &v, width);  // little-endian: the low bytes
-    }
+    for (std::size_t i = 0; i < src.size(); ++i) std::memcpy(p + i * width, &src[i], width);  // the low bytes
     return out;
   };
   switch (t) {

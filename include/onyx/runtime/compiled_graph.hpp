@@ -9,11 +9,12 @@
 #include <cstring>
 #include <map>
 #include <string>
-#include <unordered_set>
+#include <set>
 
 #include "onyx/graph/infer.hpp"
 #include "onyx/graph/passes/passes.hpp"
 #include "onyx/runtime/invoke.hpp"
+#include "onyx/core/message.hpp"
 #include "onyx/core/memory_limits.hpp"
 #include "onyx/core/thread_pool.hpp"
 
@@ -164,7 +165,7 @@ inline result<std::pair<const kernel_entry*, const backend_info*>> find_kernel(c
       have += (have.empty() ? "" : ", ") + ops::to_string(e.sig);
     }
   if (!n.op->has_kernels())
-    return status(errc::unsupported, "this build has no kernel for " + n.op->qualified_name());
+    return failure(errc::unsupported, "this build has no kernel for ", n.op->qualified_name());
   return status(errc::unsupported, "no kernel for type signature " + ops::to_string(sig) + "; this build has " +
                                        (have.empty() ? std::string("none") : have));
 }
@@ -182,7 +183,7 @@ inline result<std::vector<tensor>> evaluate_node(const graph::node& n, std::span
     outputs.push_back(id >= 0 ? &st.types[id] : nullptr);
     if (id < 0 || st.types[id].kind != value_kind::tensor) continue;
     if (auto e = st.types[id].shape.concrete_extents())
-      ONYX_TRY(check_allocation(limits, st.types[id].type, *e, n.label() + ": an output"));
+      ONYX_TRY(check_allocation(limits, st.types[id].type, *e, [&] { return n.label() + ": an output"; }));
   }
   return catch_allocation_failure([&] { return invoke(*found.first, n.attrs.get(), inputs, outputs, pool); },
                                   [&] { return n.label(); });
@@ -213,7 +214,7 @@ inline std::vector<int> consumable_readers(const graph::graph& g) {
   for (std::size_t id = 0; id < g.values.size(); ++id)
     if (!g.values[id].constant) readers[id] = -1;
   for (int id : g.outputs) readers[id] = -1;
-  std::unordered_set<std::string> captured;  // by name, as bodies capture
+  std::set<std::string> captured;  // by name, as bodies capture
   auto collect = [&captured](const graph::graph& body, auto& self) -> void {
     for (int id : body.captures) captured.insert(body.values[id].name);
     for (const auto& n : body.nodes)
@@ -266,7 +267,7 @@ inline result<optimized_graph> infer_and_optimize(graph::graph& g, const compile
   out.types = body ? *body : graph::initial_state(g);
   for (int id : g.captures) {
     int src = outer_graph ? outer_graph->find(g.values[id].name) : -1;
-    if (src < 0) return status(errc::invalid_model, "captured value '" + g.values[id].name + "' not found");
+    if (src < 0) return failure(errc::invalid_model, "captured value '", g.values[id].name, "' not found");
     out.capture_sources.push_back(src);
     out.types.types[id] = outer->types[src];
     out.types.known[id] = outer->known[src];
@@ -302,7 +303,17 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
     std::tie(b.kernel, b.backend) = *found;
     bound.push_back(std::move(b));
   }
+#if defined(ONYX_HOST_ONLY)
+  // A build whose backends all run on the host (onyx_add_inference_executable,
+  // BACKENDS cpu) has no copy to place and links no copy insertion.
+  for (std::size_t k = 0; k < bound.size(); ++k)
+    if (bound[k].backend->device != device_kind::cpu)
+      return failure(errc::unsupported, g->nodes[k].label(), ": runs on backend ", bound[k].backend->name,
+                     ", but this program was built for the host only (ONYX_HOST_ONLY)");
+  cg->devices.assign(g->values.size(), device_kind::cpu);
+#else
   ONYX_TRY(insert_copies(*g, cg->types, bound, cg->devices));
+#endif
 
   // Prepare in order, freeing each consumed constant after its last reader's
   // prepare: the peak is then all raw weights plus one node's packed copy,

@@ -22,6 +22,7 @@
 #include <chrono>
 #include <limits>
 
+#include "onyx/core/message.hpp"
 #include "onyx/runtime/compiled_graph.hpp"
 #include "onyx/runtime/memory_plan.hpp"
 #include "onyx/runtime/profile.hpp"
@@ -156,7 +157,7 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
       if (id < 0 || plan->st.types[id].kind != value_kind::tensor) continue;
       if (auto e = plan->st.types[id].shape.concrete_extents())
         ONYX_TRY(check_allocation(cg.limits, plan->st.types[id].type, *e,
-                                  n.label() + ": output '" + g.values[id].name + "'"));
+                                  [&] { return n.label() + ": output '" + g.values[id].name + "'"; }));
     }
     int step = static_cast<int>(plan->steps.size());
     plan->steps.push_back(static_cast<int>(k));
@@ -285,7 +286,7 @@ class node_context final : public kernel_context {
   /// Throws allocation_limit_error over the session's limits (the executor
   /// reports it as a status naming the node).
   tensor allocate(dtype t, const extents& shape) override {
-    if (status s = check_allocation(limits_, t, shape, "an output"); !s.ok()) {
+    if (status s = check_allocation(limits_, t, shape, [] { return std::string("an output"); }); !s.ok()) {
 #if defined(__cpp_exceptions)
       throw allocation_limit_error(s.message());
 #else
@@ -315,9 +316,9 @@ namespace executor_detail {
 inline status check_stop(const run_context& rc, const std::string_view before, const graph::node* n) {
   auto where = [&] { return n ? std::string(before) + n->label() : std::string(before); };
   if (rc.terminate && rc.terminate->load(std::memory_order_relaxed))
-    return status(errc::cancelled, "the run was terminated (run_options::terminate was set) " + where());
+    return failure(errc::cancelled, "the run was terminated (run_options::terminate was set) ", where());
   if (rc.deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > rc.deadline)
-    return status(errc::cancelled, "the run passed its deadline (run_options::timeout) " + where());
+    return failure(errc::cancelled, "the run passed its deadline (run_options::timeout) ", where());
   return ok();
 }
 }  // namespace executor_detail
@@ -390,7 +391,7 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
       auto e = plan ? st.types[id].shape.concrete_extents() : std::nullopt;
       if (e && st.types[id].kind == value_kind::tensor && !st.types[id].optional) {
         ONYX_TRY(check_allocation(cg.limits, st.types[id].type, *e,
-                                  n.label() + ": output '" + g.values[id].name + "'"));
+                                  [&] { return n.label() + ": output '" + g.values[id].name + "'"; }));
         ONYX_TRY(catch_allocation_failure(
             [&] {
               *outs[i] = tensor::uninitialized(st.types[id].type, *e, device{cg.devices[id]});
@@ -410,7 +411,8 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
         const auto& t = inf.outs_[i];
         auto e = t.shape.concrete_extents();
         if (e && t.kind == value_kind::tensor && !t.optional && !(*outs[i]).is_tensor()) {
-          ONYX_TRY(check_allocation(cg.limits, t.type, *e, n.label() + ": output '" + g.values[id].name + "'"));
+          ONYX_TRY(check_allocation(cg.limits, t.type, *e,
+                                    [&] { return n.label() + ": output '" + g.values[id].name + "'"; }));
           ONYX_TRY(catch_allocation_failure(
               [&] {
                 *outs[i] = tensor::uninitialized(t.type, *e, device{cg.devices[id]});
@@ -425,7 +427,7 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
       if (n.inputs[i] < 0) continue;
       const value& v = *rc.in_ptrs[s][i];
       if (v.is_none() && !st.types[n.inputs[i]].optional)
-        return status(errc::internal, n.label() + ": input '" + g.values[n.inputs[i]].name + "' has no value");
+        return failure(errc::internal, n.label(), ": input '", g.values[n.inputs[i]].name, "' has no value");
       // The device invariant: a kernel only ever reads its own device's memory.
       if (v.is_tensor() && b.kernel != &copy_kernel && v.as_tensor().where().kind != b.backend->device)
         return status(errc::internal, n.label() + ": input '" + g.values[n.inputs[i]].name + "' is on " +
@@ -449,13 +451,17 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
           sp->kernel.scratch_bytes);
     }
     if (rc.observer) rc.observer->before(n);
+#if !defined(ONYX_NO_PROFILE)
     const auto start = rc.profile ? op_profile::clock::now() : op_profile::clock::time_point{};
+#endif
     // Allocation failures inside the kernel (its outputs over the limits,
     // its own buffers) end the run with the node named.
     status r = catch_allocation_failure([&] { return planned ? b.kernel->run(c) : run_with_plan_here(*b.kernel, c, pool); },
                                         [&] { return std::string("allocating inside the kernel"); });
     if (rc.observer) rc.observer->after(n);
+#if !defined(ONYX_NO_PROFILE)  // session.hpp: a program built without profiling records nothing
     if (rc.profile) executor_detail::record(*rc.profile, b, c.in_, start, op_profile::clock::now() - start);
+#endif
     if (!r.ok()) return std::move(r).with_context(n.label());
   }
   return ok();
@@ -469,7 +475,7 @@ inline void finish_run(run_context& rc) {
 
 inline status node_context::run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) {
   if (index < 0 || index >= static_cast<int>(node_->subgraphs.size()))
-    return status(errc::internal, "subgraph " + std::to_string(index) + " does not exist");
+    return failure(errc::internal, "subgraph ", index, " does not exist");
   if (!node_->subgraphs[index]) return node_->subgraph_errors[index];  // inference failed for it: see bound_node
   const compiled_graph& sub = *node_->subgraphs[index];
   const auto& g = *sub.g;

@@ -28,7 +28,11 @@ inline memory_plan plan_memory(const std::vector<live_range>& ranges) {
   auto align = [](std::size_t b) { return (b + tensor_alignment - 1) / tensor_alignment * tensor_alignment; };
   std::vector<int> order(ranges.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return ranges[a].bytes > ranges[b].bytes; });
+  // Largest first, ties in their given order (stable without stable_sort's
+  // merge code, which a trimmed program would hold only for this).
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    return ranges[a].bytes != ranges[b].bytes ? ranges[a].bytes > ranges[b].bytes : a < b;
+  });
 
   memory_plan plan;
   plan.offsets.assign(ranges.size(), 0);

@@ -12,6 +12,15 @@
 // (built in C++, or by any loader); the path-taking forms read an .onnx file
 // through graph::onnx_loader, so a program that uses them includes
 // onyx/graph/loader.hpp (onyx::session, compiled into onyx_runtime, does).
+//
+// What a program may leave out, defined for the whole program (the trimmed
+// programs of onyx_add_inference_executable define all four):
+//   ONYX_NO_OPTIMIZER    runs optimized models only (compact ones): no
+//                        normalization, passes, stage dumps or .onnx writing
+//   ONYX_NO_PROFILE      no profiler: profile_file and profile_summary are
+//                        refused, ONYX_PROFILE and ONYX_PROFILE_FILE ignored
+//   ONYX_HOST_ONLY       every backend runs on the host: no device copies
+//   ONYX_THREADS_SERIAL  no thread pool: every run on the caller's thread
 #pragma once
 
 #include <atomic>
@@ -24,6 +33,7 @@
 
 #include <filesystem>
 
+#include "onyx/core/message.hpp"
 #include "onyx/graph/dump.hpp"
 #include "onyx/graph/free_dimensions.hpp"
 #include "onyx/graph/normalize.hpp"
@@ -169,15 +179,17 @@ class session_core {
 
   /// Kernel time per op type so far (a table), when the session keeps it
   /// (session_options::profile_summary, ONYX_PROFILE); else "".
-  std::string profile_summary() const { return profile_ ? profile_->report() : std::string(); }
+  std::string profile_summary() const { return profile() ? profile()->report() : std::string(); }
   /// The Chrome trace's path ("" when the session does not trace).
-  std::filesystem::path profile_file() const { return profile_ ? profile_->trace_file() : std::filesystem::path(); }
+  std::filesystem::path profile_file() const {
+    return profile() ? profile()->trace_file() : std::filesystem::path();
+  }
   /// Writes the Chrome trace (when tracing) and stops recording it.
-  status end_profiling() const { return profile_ ? profile_->end_tracing() : ok(); }
+  status end_profiling() const { return profile() ? profile()->end_tracing() : ok(); }
   /// The level of the CPU micro-kernels the trace names for each node
   /// (onyx::session sets it).
   void set_profile_isa(std::string isa) {
-    if (profile_) profile_->set_isa(std::move(isa));
+    if (profile()) profile()->set_isa(std::move(isa));
   }
 
   /// Runs the model. `inputs` are matched by name; every graph input must be
@@ -209,13 +221,16 @@ class session_core {
     std::vector<const value*> given(g.inputs.size(), nullptr);
     for (const auto& [name, v] : inputs) {
       auto it = std::find_if(inputs_.begin(), inputs_.end(), [&](const io_info& i) { return i.name == name; });
-      if (it == inputs_.end()) return status(errc::invalid_argument, "the model has no input '" + name + "'; its inputs are " + input_list());
+      if (it == inputs_.end())
+        return failure(errc::invalid_argument, "the model has no input '", name, "'; its inputs are ", input_list());
       given[it - inputs_.begin()] = &v;
     }
     std::vector<value_type> types(g.inputs.size());
     std::vector<extents> key(g.inputs.size());
     for (std::size_t i = 0; i < g.inputs.size(); ++i) {
-      if (!given[i]) return status(errc::invalid_argument, "input '" + inputs_[i].name + "' is missing; the model's inputs are " + input_list());
+      if (!given[i])
+        return failure(errc::invalid_argument, "input '", inputs_[i].name, "' is missing; the model's inputs are ",
+                       input_list());
       ONYX_TRY(check_input(inputs_[i], *given[i]));
       if (given[i]->is_tensor()) {
         key[i] = given[i]->as_tensor().shape();
@@ -227,11 +242,11 @@ class session_core {
     ONYX_ASSIGN(auto plan, plan_for(std::move(types), std::move(key)));
 
     auto rc = acquire();
-    rc->profile = profile_.get();
+    rc->profile = profile();
     rc->terminate = ro.terminate;
     rc->deadline = ro.timeout.count() > 0 ? std::chrono::steady_clock::now() + ro.timeout
                                           : std::chrono::steady_clock::time_point::max();
-    if (profile_) profile_->count_run();
+    if (profile()) profile()->count_run();
     ONYX_TRY(runtime::bind_plan(*main_, plan.get(), *rc));
     for (std::size_t i = 0; i < g.inputs.size(); ++i) rc->slots[g.inputs[i]] = *given[i];
     status st = runtime::execute(*main_, plan.get(), *rc, pool_.get());
@@ -252,9 +267,10 @@ class session_core {
 
  public:
   virtual ~session_core() {
-    if (!profile_) return;
-    if (profile_->print_at_exit()) std::fputs(profile_->report().c_str(), stderr);
-    if (status s = profile_->end_tracing(); !s.ok()) std::fprintf(stderr, "onyx: %s\n", s.message().c_str());
+    runtime::op_profile* p = profile();
+    if (!p) return;
+    if (p->print_at_exit()) std::fputs(p->report().c_str(), stderr);
+    if (status s = p->end_tracing(); !s.ok()) std::fprintf(stderr, "onyx: %s\n", s.message().c_str());
   }
 
  protected:
@@ -265,10 +281,12 @@ class session_core {
 #else
     (void)threads;  // the serial thread policy: no pool, every run on the caller's thread
 #endif
+#if !defined(ONYX_NO_PROFILE)
     profile_ = runtime::op_profile::from_environment();
     if (!profile_ && (opt.profile_summary || !opt.profile_file.empty()))
       profile_ = std::make_unique<runtime::op_profile>();
     if (profile_ && !opt.profile_file.empty()) profile_->set_trace_file(opt.profile_file);
+#endif
   }
 
 #if defined(__cpp_exceptions)
@@ -282,7 +300,7 @@ class session_core {
                   "reading a model file needs its loader: include onyx/graph/loader.hpp for .onnx files");
     const auto t0 = runtime::op_profile::clock::now();
     ONYX_ASSIGN(model_, Loader::load(path, ops_));
-    if (profile_) profile_->add_stage("load", t0);
+    if (profile()) profile()->add_stage("load", t0);
     status st = prepare<Loader>();
     if (!st.ok()) return std::move(st).with_context(path.filename().string());
     return ok();
@@ -303,9 +321,14 @@ class session_core {
 
   /// `Writer::save` writes optimized_model_filepath (the .onnx loader has it).
   template <class Writer> status prepare() {
+#if defined(ONYX_NO_PROFILE)
+    if (opt_.profile_summary || !opt_.profile_file.empty())
+      return status(errc::unsupported, "this program was built without profiling (ONYX_NO_PROFILE)");
+#endif
 #if defined(ONYX_NO_OPTIMIZER)
     // A program that runs only optimized models (compact ones) holds neither
-    // the passes nor the stage dumps (runtime/compiled_graph.hpp).
+    // the passes nor the stage dumps (runtime/compiled_graph.hpp), nor
+    // normalization: onyx-ops normalized the model before optimizing it.
     if (!model_.optimized)
       return status(errc::unsupported, "this program runs only optimized models (onyx-ops writes them)");
     auto dump = [](std::string_view, const graph::graph&) { return ok(); };
@@ -315,15 +338,17 @@ class session_core {
     using clock = runtime::op_profile::clock;
     auto stage_start = clock::now();
     auto stage_done = [&](std::string_view stage) {
-      if (profile_) profile_->add_stage(std::string(stage), stage_start);
+      if (profile()) profile()->add_stage(std::string(stage), stage_start);
       stage_start = clock::now();
     };
     ONYX_TRY(graph::resolve_ops(model_, ops_));
     ONYX_TRY(graph::fix_free_dimensions(*model_.main, opt_.free_dimensions));
     ONYX_TRY(dump("load", *model_.main));
+#if !defined(ONYX_NO_OPTIMIZER)
     ONYX_TRY(graph::normalize(*model_.main, ops_));
     ONYX_TRY(dump("normalize", *model_.main));
     stage_done("normalize");
+#endif
     const bool optimize = opt_.optimize && opt_.optimization_level != graph::passes::optimization_level::none;
     graph::passes::pass_options passes{opt_.compute_float16_in_float32, opt_.optimization_level};
 #if !defined(ONYX_NO_OPTIMIZER)
@@ -344,7 +369,7 @@ class session_core {
     runtime::compile_options co{optimize && !model_.optimized, pool_.get(), ops_, {}, passes,
                                 memory_limits::with_defaults(opt_.max_allocation_bytes, opt_.max_arena_bytes)};
 #if !defined(ONYX_NO_OPTIMIZER)
-    if (dump.enabled() || profile_)
+    if (dump.enabled() || profile())
       co.after_stage = [&](std::string_view stage, const graph::graph& g, const graph::inferred& st) {
         stage_done(stage);
         return dump(stage, g, &st);
@@ -369,7 +394,7 @@ class session_core {
   static status check_input(const io_info& want, const value& v) {
     if (v.is_none() && want.type.optional) return ok();
     if (want.type.kind == value_kind::tensor && !v.is_tensor())
-      return status(errc::invalid_argument, "input '" + want.name + "' must be a tensor");
+      return failure(errc::invalid_argument, "input '", want.name, "' must be a tensor");
     if (!v.is_tensor()) return ok();
     const tensor& t = v.as_tensor();
     if (t.type() != want.type.type)
@@ -415,7 +440,14 @@ class session_core {
   op_table ops_;
   session_options opt_;
   std::unique_ptr<thread_pool> pool_;
+#if defined(ONYX_NO_PROFILE)
+  // Built without profiling (onyx_add_inference_executable's programs): every
+  // `if (profile())` tests a constant, so no profile code is linked.
+  static runtime::op_profile* profile() { return nullptr; }
+#else
+  runtime::op_profile* profile() const { return profile_.get(); }
   std::unique_ptr<runtime::op_profile> profile_;  // ONYX_PROFILE
+#endif
   graph::model model_;
   std::shared_ptr<const runtime::compiled_graph> main_;
   std::vector<io_info> inputs_, outputs_;
