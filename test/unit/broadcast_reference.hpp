@@ -48,6 +48,9 @@ inline extents broadcast_shape(const std::vector<extents>& shapes) {
 template <class R, class F, class... X>
 std::vector<R> reference_map(F f, const X&... xs) {
   auto y = xt::make_lambda_xfunction([&f](const auto&... v) { return static_cast<R>(f(v...)); }, xs...);
+  // An empty result is not iterated: xtensor's end iterator over an empty
+  // adapted vector does pointer arithmetic on null (UBSan reports it).
+  if (y.size() == 0) return {};
   return std::vector<R>(y.begin(), y.end());
 }
 
