@@ -132,20 +132,38 @@ constexpr float inf = std::numeric_limits<float>::infinity();
 // loads one NR-wide row of the B panel, broadcasts MR values of the A panel
 // and issues MR*NV independent FMAs, enough to cover FMA latency on 2 ports.
 
+// Inlined into the tile, so the accumulators go from registers to C (as a
+// call, they took a round trip through the stack).
 template <int MR, int NV>
-void write_tile(const vec (&acc)[MR][NV], float* c, std::int64_t ldc,
+[[gnu::always_inline]] inline void write_tile(const vec (&acc)[MR][NV], float* c, std::int64_t ldc,
                 const isa::f32_gemm_params& p) {
+  // The parameters in locals: C's stores could alias `p` as far as the
+  // compiler knows, and would make it reload and retest them per vector.
+  const float* const row_bias = p.row_bias;
+  const float* const col_bias = p.col_bias;
+  const bool scale = p.alpha != 1.0f, accumulate = p.beta != 0.0f, clamp = p.clamp;
   const vec alpha(p.alpha), beta(p.beta), lo(p.min), hi(p.max);
+  if (!scale && !row_bias && !col_bias && !clamp) {  // C = acc, or C += acc
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) {
+        float* cij = c + i * ldc + j * lanes;
+        store_vec(cij, accumulate ? fmadd(beta, load_vec(cij), acc[i][j]) : acc[i][j]);
+      }
+    return;
+  }
 #pragma GCC unroll 16
   for (int i = 0; i < MR; ++i) {
+    const vec rb(row_bias ? row_bias[i] : 0.0f);
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       float* cij = c + i * ldc + j * lanes;
-      vec r = acc[i][j] * alpha;
-      if (p.beta != 0.0f) r = fmadd(beta, load_vec(cij), r);
-      if (p.row_bias) r = r + vec(p.row_bias[i]);
-      if (p.col_bias) r = r + load_vec(p.col_bias + j * lanes);
-      if (p.clamp) r = clamp_to(r, lo, hi);
+      vec r = scale ? acc[i][j] * alpha : acc[i][j];
+      if (accumulate) r = fmadd(beta, load_vec(cij), r);
+      if (row_bias) r = r + rb;
+      if (col_bias) r = r + load_vec(col_bias + j * lanes);
+      if (clamp) r = clamp_to(r, lo, hi);
       store_vec(cij, r);
     }
   }
@@ -189,9 +207,13 @@ void accumulate_by_lane(std::int64_t kc, const float* a, const float* b, vec (&a
 #endif
 }
 
-template <int MR, int NV>
+// With PackB, `b` is the unpacked operand (row k of the panel at b + k*ldb)
+// and the tile also writes the packed panel to b_out, so the first tile of a
+// panel packs it while its FMAs run (a separate packing pass costs small-M
+// products several percent: the raw rows come from far in memory).
+template <int MR, int NV, bool PackB = false>
 void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
-               int m, int n, const isa::f32_gemm_params& p) {
+               int m, int n, const isa::f32_gemm_params& p, std::int64_t ldb = 0, float* b_out = nullptr) {
   constexpr int NR = NV * lanes;
   vec acc[MR][NV];
 #pragma GCC unroll 16
@@ -199,13 +221,32 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) acc[i][j] = vec(0.0f);
 
+  // C's tile is read (beta != 0, or a later K block) and written after the
+  // k loop: start fetching its lines now, behind the kc steps of FMAs.
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i) {
+    __builtin_prefetch(c + i * ldc, 1, 3);
+    __builtin_prefetch(c + i * ldc + NR - 1, 1, 3);
+  }
   if constexpr (uses_neon) {
+    if constexpr (PackB) {
+      for (std::int64_t k = 0; k < kc; ++k)
+        for (int j = 0; j < NR; ++j) b_out[k * NR + j] = b[k * ldb + j];
+      b = b_out;
+    }
     accumulate_by_lane<MR, NV>(kc, a, b, acc);
   } else {
-    for (std::int64_t k = 0; k < kc; ++k, a += MR, b += NR) {
+    for (std::int64_t k = 0; k < kc; ++k, a += MR, b += PackB ? ldb : NR) {
       vec bk[NV];
 #pragma GCC unroll 4
       for (int j = 0; j < NV; ++j) bk[j] = load_vec(b + j * lanes);
+      if constexpr (PackB) {
+#pragma GCC unroll 4
+        for (int j = 0; j < NR; j += 16) __builtin_prefetch(b + 16 * ldb + j);
+#pragma GCC unroll 4
+        for (int j = 0; j < NV; ++j) store_vec(b_out + j * lanes, bk[j]);
+        b_out += NR;
+      }
 #pragma GCC unroll 16
       for (int i = 0; i < MR; ++i) {
         const vec ai(a[i]);
@@ -231,6 +272,100 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
   if (p.col_bias) q.col_bias = static_cast<const float*>(std::memcpy(col_bias, p.col_bias, sizeof(float) * n));
   write_tile(acc, tile, NR, q);
   for (int i = 0; i < m; ++i) std::memcpy(c + i * ldc, tile + i * NR, sizeof(float) * n);
+}
+
+// --- GEMM operand packing (isa::f32_gemm_pack_fn) ---------------------------
+
+#if defined(__AVX512F__)
+// GCC 12's unpack intrinsics pass _mm512_undefined_ps() as the masked-off
+// source and then warn that it may be uninitialized (GCC PR 105593).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+// In place: afterwards r[k] lane i holds what r[i] lane k held.
+inline void transpose16(__m512 (&r)[16]) {
+  __m512 t[16];
+  for (int j = 0; j < 16; j += 2) {  // pairs of rows, interleaved by element
+    t[j] = _mm512_unpacklo_ps(r[j], r[j + 1]);
+    t[j + 1] = _mm512_unpackhi_ps(r[j], r[j + 1]);
+  }
+  for (int q = 0; q < 16; q += 4) {  // lane L of r[q + m]: rows q..q+3 of column 4L + m
+    const __m512d a0 = _mm512_castps_pd(t[q]), a1 = _mm512_castps_pd(t[q + 1]);
+    const __m512d a2 = _mm512_castps_pd(t[q + 2]), a3 = _mm512_castps_pd(t[q + 3]);
+    r[q] = _mm512_castpd_ps(_mm512_unpacklo_pd(a0, a2));
+    r[q + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a0, a2));
+    r[q + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(a1, a3));
+    r[q + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(a1, a3));
+  }
+  for (int m = 0; m < 4; ++m) {  // column 4L + m gathers lane L of r[m], r[4 + m], r[8 + m], r[12 + m]
+    const __m512 even01 = _mm512_shuffle_f32x4(r[m], r[4 + m], _MM_SHUFFLE(2, 0, 2, 0));
+    const __m512 odd01 = _mm512_shuffle_f32x4(r[m], r[4 + m], _MM_SHUFFLE(3, 1, 3, 1));
+    const __m512 even23 = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], _MM_SHUFFLE(2, 0, 2, 0));
+    const __m512 odd23 = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], _MM_SHUFFLE(3, 1, 3, 1));
+    t[m] = _mm512_shuffle_f32x4(even01, even23, _MM_SHUFFLE(2, 0, 2, 0));       // column m
+    t[4 + m] = _mm512_shuffle_f32x4(odd01, odd23, _MM_SHUFFLE(2, 0, 2, 0));     // column 4 + m
+    t[8 + m] = _mm512_shuffle_f32x4(even01, even23, _MM_SHUFFLE(3, 1, 3, 1));   // column 8 + m
+    t[12 + m] = _mm512_shuffle_f32x4(odd01, odd23, _MM_SHUFFLE(3, 1, 3, 1));    // column 12 + m
+  }
+  for (int k = 0; k < 16; ++k) r[k] = t[k];
+}
+#pragma GCC diagnostic pop
+#endif
+
+// Rows w (k contiguous: (k, w) at src[w*ld + k]) into one panel, n of its
+// `width` rows real and the rest zero.
+void pack_rows_transposed(const float* src, std::int64_t ld, int n, std::int64_t kn, int width, float* d) {
+#if defined(__AVX512F__)
+  for (int g = 0; g < width; g += 16) {
+    const int rows = std::max(0, std::min(16, n - g));
+    const __mmask16 store = static_cast<__mmask16>((1u << std::min(16, width - g)) - 1);
+    for (std::int64_t k = 0; k < kn; k += 16) {
+      const int kk_n = static_cast<int>(std::min<std::int64_t>(16, kn - k));
+      const __mmask16 load = static_cast<__mmask16>((1u << kk_n) - 1);
+      __m512 r[16];
+      for (int i = 0; i < 16; ++i)
+        r[i] = i < rows ? _mm512_maskz_loadu_ps(load, src + (g + i) * ld + k) : _mm512_setzero_ps();
+      transpose16(r);
+      for (int kk = 0; kk < kk_n; ++kk) _mm512_mask_storeu_ps(d + (k + kk) * width + g, store, r[kk]);
+    }
+  }
+#else
+  for (int i = 0; i < n; ++i) {
+    const float* s = src + i * ld;
+    for (std::int64_t k = 0; k < kn; ++k) d[k * width + i] = s[k];
+  }
+  for (std::int64_t k = 0; k < kn; ++k)
+    for (int i = n; i < width; ++i) d[k * width + i] = 0.0f;
+#endif
+}
+
+void gemm_pack(const float* src, std::int64_t ld, bool w_contiguous, std::int64_t wn, std::int64_t kn, int width,
+               float* dst, std::int64_t panel_stride) {
+  for (std::int64_t q = 0; q * width < wn; ++q) {
+    float* d = dst + q * panel_stride;
+    const std::int64_t w = q * width;
+    const int n = static_cast<int>(std::min<std::int64_t>(width, wn - w));
+    if (!w_contiguous) {
+      pack_rows_transposed(src + w * ld, ld, n, kn, width, d);
+    } else if (n == width && width % lanes == 0) {
+      // A short piece of each of kn rows far apart: the hardware prefetcher
+      // does not run ahead of that, so fetch a few rows early.
+      constexpr std::int64_t ahead = 8;
+      for (std::int64_t k = 0; k < kn; ++k) {
+        const float* s = src + k * ld + w;
+        float* dk = d + k * width;
+        for (int i = 0; i < width; i += 16) __builtin_prefetch(s + ahead * ld + i);
+        for (int i = 0; i < width; i += lanes) store_vec(dk + i, load_vec(s + i));
+      }
+    } else {
+      for (std::int64_t k = 0; k < kn; ++k) {
+        const float* s = src + k * ld + w;
+        float* dk = d + k * width;
+        for (int i = 0; i < n; ++i) dk[i] = s[i];
+        for (int i = n; i < width; ++i) dk[i] = 0.0f;
+      }
+    }
+  }
 }
 
 // --- transcendentals ---------------------------------------------------------

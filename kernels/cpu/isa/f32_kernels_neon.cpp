@@ -25,9 +25,17 @@ void f32_gemm__neon_8x12(std::int64_t kc, const float* a, const float* b, float*
                          int m, int n, const f32_gemm_params& p) {
   gemm_tile<8, 3>(kc, a, b, c, ldc, m, n, p);
 }
+void f32_gemm_packing__neon_8x12(std::int64_t kc, const float* a, const float* b, std::int64_t ldb, float* b_packed,
+                        float* c, std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
+  gemm_tile<8, 3, true>(kc, a, b, c, ldc, m, n, p, ldb, b_packed);
+}
 void f32_gemm__neon_8x8(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
                         int m, int n, const f32_gemm_params& p) {
   gemm_tile<8, 2>(kc, a, b, c, ldc, m, n, p);
+}
+void f32_gemm_pack__neon_x4(const float* src, std::int64_t ld, bool w_contiguous, std::int64_t wn, std::int64_t kn,
+                        int width, float* dst, std::int64_t panel_stride) {
+  gemm_pack(src, ld, w_contiguous, wn, kn, width, dst, panel_stride);
 }
 void f32_exp__neon_x4(const float* x, float* y, std::int64_t n) { exp_array(x, y, n); }
 void f32_logistic__neon_x4(const float* x, float* y, std::int64_t n) { logistic_array(x, y, n); }
@@ -55,8 +63,10 @@ const table kernel_table = {
     .gemm_mr = 8,
     .gemm_nr = 12,
     .f32_gemm = f32_gemm__neon_8x12,
+    .f32_gemm_packing = f32_gemm_packing__neon_8x12,
     .gemm_narrow_nr = 8,
     .f32_gemm_narrow = f32_gemm__neon_8x8,
+    .f32_gemm_pack = f32_gemm_pack__neon_x4,
     .f32_exp = f32_exp__neon_x4,
     .f32_logistic = f32_logistic__neon_x4,
     .f32_tanh = f32_tanh__neon_x4,

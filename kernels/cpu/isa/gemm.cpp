@@ -60,51 +60,12 @@ struct operand {
   const float* packed = nullptr;  // full-K panels: (k, w) at [(w / width) * K * width + k * width + w % width]
 };
 
-// Packs w in [w0, w0 + wn) by k in [k0, k0 + kn) into panels of `width`:
-// panel q at dst + q * panel_stride, element (k, w0 + q*width + i) at
-// [k*width + i], zero past wn so the micro-kernel never needs a tail.
+// Packs w in [w0, w0 + wn) by k in [k0, k0 + kn) with the ISA's packer
+// (isa::f32_gemm_pack_fn): panel q at dst + q * panel_stride.
 void pack(const operand& x, int64_t w0, int64_t wn, int64_t k0, int64_t kn, int width, float* dst,
-          int64_t panel_stride) {
-  for (int64_t q = 0; q * width < wn; ++q) {
-    float* d = dst + q * panel_stride;
-    const int64_t w = w0 + q * width;
-    const int n = static_cast<int>(std::min<int64_t>(width, wn - q * width));
-    if (x.w_contiguous && n == width) {
-      // Whole panels (all but the edge): a fixed-size row copy the compiler
-      // turns into vector moves (a runtime-length copy ran the packing of B
-      // at a fraction of that, and small-M GEMMs spend much of their time here).
-      const auto rows = [&]<int W>(std::integral_constant<int, W>) {
-        for (int64_t k = 0; k < kn; ++k) {
-          const float* s = x.data + (k0 + k) * x.ld + w;
-          float* dk = d + k * W;
-          for (int i = 0; i < W; ++i) dk[i] = s[i];
-        }
-      };
-      switch (width) {
-        case 32: rows(std::integral_constant<int, 32>{}); continue;
-        case 16: rows(std::integral_constant<int, 16>{}); continue;
-        case 12: rows(std::integral_constant<int, 12>{}); continue;  // neon
-        case 8: rows(std::integral_constant<int, 8>{}); continue;
-        case 4: rows(std::integral_constant<int, 4>{}); continue;
-        default: break;
-      }
-    }
-    if (x.w_contiguous) {
-      for (int64_t k = 0; k < kn; ++k) {
-        const float* s = x.data + (k0 + k) * x.ld + w;
-        float* dk = d + k * width;
-        for (int i = 0; i < n; ++i) dk[i] = s[i];
-        for (int i = n; i < width; ++i) dk[i] = 0.0f;
-      }
-    } else {
-      for (int i = 0; i < n; ++i) {
-        const float* s = x.data + (w + i) * x.ld + k0;
-        for (int64_t k = 0; k < kn; ++k) d[k * width + i] = s[k];
-      }
-      for (int64_t k = 0; k < kn; ++k)
-        for (int i = n; i < width; ++i) d[k * width + i] = 0.0f;
-    }
-  }
+          int64_t panel_stride, const isa::table& kernels) {
+  const float* src = x.w_contiguous ? x.data + k0 * x.ld + w0 : x.data + w0 * x.ld + k0;
+  kernels.f32_gemm_pack(src, x.ld, x.w_contiguous, wn, kn, width, dst, panel_stride);
 }
 
 struct problem {
@@ -124,11 +85,11 @@ struct panels {
   int64_t stride;  // floats from one panel to the next
 };
 panels slice(const operand& x, int64_t K, int64_t w0, int64_t wn, int64_t k0, int64_t kn, int width,
-             scratch& buffer) {
+             scratch& buffer, const isa::table& kernels) {
   if (x.packed) return {x.packed + (w0 / width) * K * width + k0 * width, K * width};
   const int64_t stride = kn * width;
   float* d = buffer.get((wn + width - 1) / width * stride);
-  pack(x, w0, wn, k0, kn, width, d, stride);
+  pack(x, w0, wn, k0, kn, width, d, stride, kernels);
   return {d, stride};
 }
 
@@ -152,10 +113,15 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
     do {  // K == 0 still takes one pass: C = beta*C + bias
       const int64_t kc = std::min(kc_block, g.K - pc);
       const bool last = pc + kc >= g.K;
-      const panels b = slice(g.b, g.K, jc, nc, pc, kc, nr, b_buffer);
+      // B with contiguous rows is packed by the first tile of each panel
+      // (f32_gemm_packing), its FMAs hiding the raw rows' latency; edge
+      // panels (fewer than nr columns) are packed before.
+      const bool pack_in_tile = !g.b.packed && g.b.w_contiguous;
+      const panels b = pack_in_tile ? panels{b_buffer.get((nc + nr - 1) / nr * kc * nr), kc * nr}
+                                    : slice(g.b, g.K, jc, nc, pc, kc, nr, b_buffer, *g.kernels);
       for (int64_t ic = m0; ic < m1; ic += mc_block) {
         const int64_t mc = std::min(mc_block, m1 - ic);
-        const panels a = slice(g.a, g.K, ic, mc, pc, kc, mr, a_buffer);
+        const panels a = slice(g.a, g.K, ic, mc, pc, kc, mr, a_buffer, *g.kernels);
         isa::f32_gemm_params p;
         p.alpha = g.alpha;
         p.beta = pc == 0 ? g.beta : 1.0f;
@@ -164,12 +130,29 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
         p.max = ep.max;
         for (int64_t jr = 0; jr < nc; jr += nr) {
           p.col_bias = last && col_bias ? col_bias + jc + jr : nullptr;
+          const int n = static_cast<int>(std::min<int64_t>(nr, nc - jr));
+          float* const b_panel = const_cast<float*>(b.data) + (jr / nr) * b.stride;
+          const float* const b_raw = g.b.data + pc * g.b.ld + jc + jr;
+          bool unpacked = pack_in_tile && ic == m0;
+          // A last panel of at most gemm_narrow_nr columns packed here runs
+          // on the narrow kernel (196 columns: 6 x 32 + 4 wasted 28 of 224).
+          const bool narrow = !g.b.packed && n < nr && n <= g.kernels->gemm_narrow_nr;
+          if (ic == m0 && (narrow || (unpacked && n < nr))) {
+            const float* src = g.b.w_contiguous ? b_raw : g.b.data + (jc + jr) * g.b.ld + pc;
+            g.kernels->f32_gemm_pack(src, g.b.ld, g.b.w_contiguous, n, kc, narrow ? g.kernels->gemm_narrow_nr : nr,
+                                     b_panel, b.stride);
+          }
+          if (n < nr) unpacked = false;
+          const isa::f32_gemm_fn gemm = narrow ? g.kernels->f32_gemm_narrow : g.kernels->f32_gemm;
           for (int64_t ir = 0; ir < mc; ir += mr) {
             p.row_bias = last && row_bias ? row_bias + ic + ir : nullptr;
             float* c = g.C + (ic + ir) * g.ldc + jc + jr;
             const int m = static_cast<int>(std::min<int64_t>(mr, mc - ir));
-            const int n = static_cast<int>(std::min<int64_t>(nr, nc - jr));
-            g.kernels->f32_gemm(kc, a.data + (ir / mr) * a.stride, b.data + (jr / nr) * b.stride, c, g.ldc, m, n, p);
+            const float* a_panel = a.data + (ir / mr) * a.stride;
+            if (unpacked && ir == 0)
+              g.kernels->f32_gemm_packing(kc, a_panel, b_raw, g.b.ld, b_panel, c, g.ldc, m, n, p);
+            else
+              gemm(kc, a_panel, b_panel, c, g.ldc, m, n, p);
             if (last && then)
               for (int i = 0; i < m; ++i) then(c + i * g.ldc, c + i * g.ldc, n);
           }
@@ -221,7 +204,7 @@ packed_a pack_a(bool trans_a, int64_t M, int64_t K, const float* A, int64_t lda,
   const int mr = kernels.gemm_mr;
   const int64_t panels = (M + mr - 1) / mr;
   packed_a out(M, K, panels, K, mr, kernels.isa);
-  pack(a_operand(trans_a, A, lda), 0, M, 0, K, mr, out.mutable_data(), K * mr);
+  pack(a_operand(trans_a, A, lda), 0, M, 0, K, mr, out.mutable_data(), K * mr, kernels);
   return out;
 }
 
@@ -230,7 +213,7 @@ packed_b pack_b(bool trans_b, int64_t K, int64_t N, const float* B, int64_t ldb,
   const int nr = kernels.gemm_nr;
   const int64_t panels = (N + nr - 1) / nr;
   packed_b out(K, N, panels, K, nr, kernels.isa);
-  pack(b_operand(trans_b, B, ldb), 0, N, 0, K, nr, out.mutable_data(), K * nr);
+  pack(b_operand(trans_b, B, ldb), 0, N, 0, K, nr, out.mutable_data(), K * nr, kernels);
   return out;
 }
 

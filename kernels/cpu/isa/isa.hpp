@@ -58,6 +58,19 @@ struct f32_gemm_params {
 /// at c with row stride ldc.
 using f32_gemm_fn = void (*)(std::int64_t kc, const float* a, const float* b, float* c,
                              std::int64_t ldc, int m, int n, const f32_gemm_params& params);
+/// f32_gemm_fn for a tile whose B panel is not packed yet: row k of it is at
+/// b + k*ldb (all nr columns real), and the tile writes the packed panel
+/// (kc rows of nr floats) to b_packed as it goes.
+using f32_gemm_packing_fn = void (*)(std::int64_t kc, const float* a, const float* b, std::int64_t ldb,
+                                     float* b_packed, float* c, std::int64_t ldc, int m, int n,
+                                     const f32_gemm_params& params);
+/// Packs a K x W operand into panels of `width` (the GEMM's mr or nr): w in
+/// [0, wn), k in [0, kn); panel q at dst + q * panel_stride holds element
+/// (k, q*width + i) at [k*width + i], zero for columns past wn, so the
+/// micro-kernel never needs a tail. (k, w) is src[k*ld + w] when
+/// `w_contiguous`, else src[w*ld + k].
+using f32_gemm_pack_fn = void (*)(const float* src, std::int64_t ld, bool w_contiguous, std::int64_t wn,
+                                  std::int64_t kn, int width, float* dst, std::int64_t panel_stride);
 /// Winograd F(4x4, 3x3) input transform of one block of up to `nb` 4x4 output
 /// tiles (tiles counted over images, then rows, then columns): for each
 /// channel c and tile j it reads the 6x6 input patch d at rows 4*ty - pad_top,
@@ -149,11 +162,13 @@ struct table {
   const char* gemm_name;
   int gemm_mr, gemm_nr;
   f32_gemm_fn f32_gemm;
+  f32_gemm_packing_fn f32_gemm_packing;  // f32_gemm, packing its B panel on the way
   /// The same mr with a narrower width (half of gemm_nr on x86, 8 of 12 on
   /// neon; a multiple of the vector width), for products of few columns (a
   /// Winograd block of 16 tiles wastes half of a 32-wide tile).
   int gemm_narrow_nr;
   f32_gemm_fn f32_gemm_narrow;
+  f32_gemm_pack_fn f32_gemm_pack;
   f32_unary_fn f32_exp;       // rel err < 1e-6 for normal results; gradual subnormals
   f32_unary_fn f32_logistic;  // 1 / (1 + exp(-x))
   f32_unary_fn f32_tanh;      // abs and rel err ~1e-6
