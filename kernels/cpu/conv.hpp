@@ -256,7 +256,7 @@ inline void depthwise2d_f32(const float* x, const float* w, const float* bias, f
       fill_padding(d, buf, 0.0f);  // the same in every channel: once per thread
       for (std::int64_t nc = planes * slot / slots; nc < planes * (slot + 1) / slots; ++nc) {
         const std::int64_t c = nc % g.C;
-        copy_plane(d, ah, aw, x + nc * g.in_size, buf);
+        copy_plane(d, ah, aw, x + nc * g.in_size, buf, t);
         isa::dwconv_args a{};
         set_window(a, d, ah, aw, buf, y + nc * g.P);
         a.w = w + c * g.taps;

@@ -47,22 +47,25 @@ inline void fill_padding(const padded_plane& p, float* buf, float value) {
   std::fill_n(buf, p.rows * p.row_stride, value);
 }
 
-/// Copies the ah.in x aw.in plane x into the image part of buf.
+/// Copies the ah.in x aw.in plane x into the image part of buf (the phases
+/// of a strided row by the ISA's f32_strided_copy).
 inline void copy_plane(const padded_plane& p, const ops::detail::window_axis& ah, const ops::detail::window_axis& aw,
-                       const float* x, float* buf) {
-  for (std::int64_t iy = 0; iy < ah.in; ++iy) {
-    float* row = buf + (iy + ah.pad_begin) * p.row_stride;
-    const float* src = x + iy * aw.in;
-    if (aw.stride == 1) {
-      std::copy_n(src, aw.in, row + aw.pad_begin);
-      continue;
-    }
-    for (std::int64_t ph = 0; ph < aw.stride; ++ph) {
-      // Input columns i with (i + pad_begin) % stride == ph land in phase ph.
-      const std::int64_t i0 = ((ph - aw.pad_begin) % aw.stride + aw.stride) % aw.stride;
-      float* dst = row + ph * p.phase_stride + (i0 + aw.pad_begin) / aw.stride;
-      for (std::int64_t i = i0, k = 0; i < aw.in; i += aw.stride, ++k) dst[k] = src[i];
-    }
+                       const float* x, float* buf, const isa::table& t) {
+  float* const image = buf + ah.pad_begin * p.row_stride;
+  if (aw.stride == 1) {
+    for (std::int64_t iy = 0; iy < ah.in; ++iy) std::copy_n(x + iy * aw.in, aw.in, image + iy * p.row_stride + aw.pad_begin);
+    return;
+  }
+  // Phase by phase, so the divisions are per phase, not per row (they were
+  // most of a strided MaxPool's copy).
+  for (std::int64_t ph = 0; ph < aw.stride; ++ph) {
+    // Input columns i with (i + pad_begin) % stride == ph land in phase ph.
+    const std::int64_t i0 = ((ph - aw.pad_begin) % aw.stride + aw.stride) % aw.stride;
+    if (i0 >= aw.in) continue;
+    const std::int64_t offset = ph * p.phase_stride + (i0 + aw.pad_begin) / aw.stride;
+    const std::int64_t count = (aw.in - i0 + aw.stride - 1) / aw.stride;
+    for (std::int64_t iy = 0; iy < ah.in; ++iy)
+      t.f32_strided_copy(x + iy * aw.in + i0, aw.stride, count, image + iy * p.row_stride + offset);
   }
 }
 

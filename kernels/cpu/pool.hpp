@@ -148,7 +148,7 @@ inline void run_plane_path(const pool_plan& pp, bool is_max, const float* x, flo
       // The padding is the same in every plane: filled once per thread.
       fill_padding(d, buf, is_max ? -std::numeric_limits<float>::infinity() : 0.0f);
       for (std::int64_t plane = planes * slot / slots; plane < planes * (slot + 1) / slots; ++plane) {
-        copy_plane(d, ah, aw, x + plane * pp.in_size, buf);
+        copy_plane(d, ah, aw, x + plane * pp.in_size, buf, t);
         isa::pool_args a{};
         set_window(a, d, ah, aw, buf, y + plane * pp.out_size);
         a.max = is_max;

@@ -198,3 +198,24 @@ TEST_CASE("f32_softmax_row", "[isa][math]") {
     CHECK(none == 5.0f);
   }
 }
+
+TEST_CASE("f32_strided_copy: every stride, length and level; reads stop at the last element", "[isa]") {
+  for (const isa::table* t : levels()) {
+    INFO(isa::name(t->isa));
+    for (int64_t stride : {1, 2, 3, 4})
+      for (int64_t n : {0, 1, 2, 15, 16, 17, 18, 31, 32, 33, 34, 100}) {
+        INFO("stride " << stride << ", n = " << n);
+        // The source ends exactly at its last read element (on the heap, so
+        // a sanitizer build catches a read past it).
+        const auto len = static_cast<std::size_t>(n > 0 ? (n - 1) * stride + 1 : 0);
+        std::vector<float> src(len);
+        for (std::size_t i = 0; i < len; ++i) src[i] = static_cast<float>(i) + 0.5f;
+        std::vector<float> dst(static_cast<std::size_t>(n) + 1, -1.0f);
+        t->f32_strided_copy(src.data(), stride, n, dst.data());
+        int64_t bad = 0;
+        for (int64_t k = 0; k < n; ++k) bad += dst[static_cast<std::size_t>(k)] != static_cast<float>(k * stride) + 0.5f;
+        CHECK(bad == 0);
+        CHECK(dst[static_cast<std::size_t>(n)] == -1.0f);
+      }
+  }
+}

@@ -368,6 +368,35 @@ void gemm_pack(const float* src, std::int64_t ld, bool w_contiguous, std::int64_
   }
 }
 
+// --- strided copy (isa::f32_strided_copy_fn) ---------------------------------
+
+void strided_copy(const float* src, std::int64_t stride, std::int64_t n, float* dst) {
+  std::int64_t k = 0;
+  if (stride == 1) {
+    std::memcpy(dst, src, sizeof(float) * static_cast<std::size_t>(std::max<std::int64_t>(n, 0)));
+    return;
+  }
+#if defined(__AVX512F__)
+  if (stride == 2) {  // 16 outputs from 32 inputs; reads stay within src[0, 2(n-1)]
+    const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    for (; k + 17 <= n; k += 16) {
+      const __m512 lo = _mm512_loadu_ps(src + 2 * k), hi = _mm512_loadu_ps(src + 2 * k + 16);
+      _mm512_storeu_ps(dst + k, _mm512_permutex2var_ps(lo, even, hi));
+    }
+  }
+#elif defined(__AVX2__)
+  if (stride == 2) {  // 8 outputs from 16 inputs
+    for (; k + 9 <= n; k += 8) {
+      const __m256 lo = _mm256_loadu_ps(src + 2 * k), hi = _mm256_loadu_ps(src + 2 * k + 8);
+      // Per 128-bit half: lo0 lo2 hi0 hi2 | lo4 lo6 hi4 hi6; then the middle pairs swap.
+      const __m256 mixed = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+      _mm256_storeu_ps(dst + k, _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(mixed), _MM_SHUFFLE(3, 1, 2, 0))));
+    }
+  }
+#endif
+  for (; k < n; ++k) dst[k] = src[k * stride];
+}
+
 // --- transcendentals ---------------------------------------------------------
 
 // exp(x) = 2^n * e^r with n = round(x / ln2), r = x - n*ln2 in [-ln2/2, ln2/2]

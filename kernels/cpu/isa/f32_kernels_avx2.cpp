@@ -48,6 +48,9 @@ void f32_winograd_f4k3_output__avx2_x8(const winograd_output_args& a) { winograd
 void f32_dwconv__avx2_x8(const dwconv_args& a) { dwconv(a); }
 
 void f32_pool__avx2_x8(const pool_args& a) { pool(a); }
+void f32_strided_copy__avx2_x8(const float* src, std::int64_t stride, std::int64_t n, float* dst) {
+  strided_copy(src, stride, n, dst);
+}
 
 extern const table kernel_table;
 const table kernel_table = {
@@ -70,6 +73,7 @@ const table kernel_table = {
     .f32_softmax_row = f32_softmax_row__avx2_x8,
     .f32_dwconv = f32_dwconv__avx2_x8,
     .f32_pool = f32_pool__avx2_x8,
+    .f32_strided_copy = f32_strided_copy__avx2_x8,
     .f32_winograd_f4k3_input = f32_winograd_f4k3_input__avx2_x8,
     .f32_winograd_f4k3_output = f32_winograd_f4k3_output__avx2_x8,
 };

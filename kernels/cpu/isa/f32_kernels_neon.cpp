@@ -55,6 +55,9 @@ void f32_winograd_f4k3_output__neon_x4(const winograd_output_args& a) { winograd
 void f32_dwconv__neon_x4(const dwconv_args& a) { dwconv(a); }
 
 void f32_pool__neon_x4(const pool_args& a) { pool(a); }
+void f32_strided_copy__neon_x4(const float* src, std::int64_t stride, std::int64_t n, float* dst) {
+  strided_copy(src, stride, n, dst);
+}
 
 extern const table kernel_table;
 const table kernel_table = {
@@ -77,6 +80,7 @@ const table kernel_table = {
     .f32_softmax_row = f32_softmax_row__neon_x4,
     .f32_dwconv = f32_dwconv__neon_x4,
     .f32_pool = f32_pool__neon_x4,
+    .f32_strided_copy = f32_strided_copy__neon_x4,
     .f32_winograd_f4k3_input = f32_winograd_f4k3_input__neon_x4,
     .f32_winograd_f4k3_output = f32_winograd_f4k3_output__neon_x4,
 };

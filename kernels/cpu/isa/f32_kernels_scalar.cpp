@@ -49,6 +49,9 @@ void f32_winograd_f4k3_output__scalar_x1(const winograd_output_args& a) { winogr
 void f32_dwconv__scalar_x1(const dwconv_args& a) { dwconv(a); }
 
 void f32_pool__scalar_x1(const pool_args& a) { pool(a); }
+void f32_strided_copy__scalar_x1(const float* src, std::int64_t stride, std::int64_t n, float* dst) {
+  strided_copy(src, stride, n, dst);
+}
 
 extern const table kernel_table;
 const table kernel_table = {
@@ -71,6 +74,7 @@ const table kernel_table = {
     .f32_softmax_row = f32_softmax_row__scalar_x1,
     .f32_dwconv = f32_dwconv__scalar_x1,
     .f32_pool = f32_pool__scalar_x1,
+    .f32_strided_copy = f32_strided_copy__scalar_x1,
     .f32_winograd_f4k3_input = f32_winograd_f4k3_input__scalar_x1,
     .f32_winograd_f4k3_output = f32_winograd_f4k3_output__scalar_x1,
 };

@@ -48,6 +48,9 @@ void f32_winograd_f4k3_output__sse_x4(const winograd_output_args& a) { winograd_
 void f32_dwconv__sse_x4(const dwconv_args& a) { dwconv(a); }
 
 void f32_pool__sse_x4(const pool_args& a) { pool(a); }
+void f32_strided_copy__sse_x4(const float* src, std::int64_t stride, std::int64_t n, float* dst) {
+  strided_copy(src, stride, n, dst);
+}
 
 extern const table kernel_table;
 const table kernel_table = {
@@ -70,6 +73,7 @@ const table kernel_table = {
     .f32_softmax_row = f32_softmax_row__sse_x4,
     .f32_dwconv = f32_dwconv__sse_x4,
     .f32_pool = f32_pool__sse_x4,
+    .f32_strided_copy = f32_strided_copy__sse_x4,
     .f32_winograd_f4k3_input = f32_winograd_f4k3_input__sse_x4,
     .f32_winograd_f4k3_output = f32_winograd_f4k3_output__sse_x4,
 };

@@ -64,6 +64,9 @@ using f32_gemm_fn = void (*)(std::int64_t kc, const float* a, const float* b, fl
 using f32_gemm_packing_fn = void (*)(std::int64_t kc, const float* a, const float* b, std::int64_t ldb,
                                      float* b_packed, float* c, std::int64_t ldc, int m, int n,
                                      const f32_gemm_params& params);
+/// dst[k] = src[k * stride] for k in [0, n): one phase of a strided row
+/// (padded_plane.hpp); reads nothing past src[(n - 1) * stride].
+using f32_strided_copy_fn = void (*)(const float* src, std::int64_t stride, std::int64_t n, float* dst);
 /// Packs a K x W operand into panels of `width` (the GEMM's mr or nr): w in
 /// [0, wn), k in [0, kn); panel q at dst + q * panel_stride holds element
 /// (k, q*width + i) at [k*width + i], zero for columns past wn, so the
@@ -179,6 +182,7 @@ struct table {
   f32_unary_fn f32_softmax_row;  // y = exp(x - max x) / sum; n == 0 writes nothing
   f32_dwconv_fn f32_dwconv;
   f32_pool_fn f32_pool;
+  f32_strided_copy_fn f32_strided_copy;
   f32_winograd_input_fn f32_winograd_f4k3_input;
   f32_winograd_output_fn f32_winograd_f4k3_output;
 };
