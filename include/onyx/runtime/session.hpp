@@ -159,7 +159,7 @@ class session_core {
 
   const std::vector<io_info>& inputs() const { return inputs_; }
   const std::vector<io_info>& outputs() const { return outputs_; }
-  int threads() const { return pool_ ? pool_->size() : 1; }
+  int threads() const { return pool() ? pool()->size() : 1; }
 
   /// The main graph's nodes after optimization, in run order, each with the
   /// backend it was bound to (copies between devices included).
@@ -249,7 +249,7 @@ class session_core {
     if (profile()) profile()->count_run();
     ONYX_TRY(runtime::bind_plan(*main_, plan.get(), *rc));
     for (std::size_t i = 0; i < g.inputs.size(); ++i) rc->slots[g.inputs[i]] = *given[i];
-    status st = runtime::execute(*main_, plan.get(), *rc, pool_.get());
+    status st = runtime::execute(*main_, plan.get(), *rc, pool());
     outputs.clear();
     if (st.ok())
       for (int id : g.outputs) {
@@ -275,11 +275,9 @@ class session_core {
 
  protected:
   session_core(const op_table& ops, const session_options& opt) : ops_(ops), opt_(opt) {
+#if !defined(ONYX_THREADS_SERIAL)  // the serial thread policy: no pool, every run on the caller's thread
     int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-#if !defined(ONYX_THREADS_SERIAL)
     if (threads > 1) pool_ = std::make_unique<thread_pool>(threads);
-#else
-    (void)threads;  // the serial thread policy: no pool, every run on the caller's thread
 #endif
 #if !defined(ONYX_NO_PROFILE)
     profile_ = runtime::op_profile::from_environment();
@@ -366,7 +364,7 @@ class session_core {
       }
     }
 #endif
-    runtime::compile_options co{optimize && !model_.optimized, pool_.get(), ops_, {}, passes,
+    runtime::compile_options co{optimize && !model_.optimized, pool(), ops_, {}, passes,
                                 memory_limits::with_defaults(opt_.max_allocation_bytes, opt_.max_arena_bytes)};
 #if !defined(ONYX_NO_OPTIMIZER)
     if (dump.enabled() || profile())
@@ -419,7 +417,7 @@ class session_core {
         plans_.splice(plans_.begin(), plans_, it);  // most recently used first
         return plans_.front();
       }
-    ONYX_ASSIGN(auto plan, runtime::make_shaped_plan(*main_, std::move(types), std::move(key), pool_.get()));
+    ONYX_ASSIGN(auto plan, runtime::make_shaped_plan(*main_, std::move(types), std::move(key), pool()));
     plans_.push_front(plan);
     if (plans_.size() > opt_.plan_cache_size) plans_.pop_back();
     return plan;
@@ -439,7 +437,14 @@ class session_core {
 
   op_table ops_;
   session_options opt_;
+#if defined(ONYX_THREADS_SERIAL)
+  // The serial thread policy: no pool member, so neither the pool's
+  // destructor nor its threads and condition variables are linked.
+  static const thread_pool* pool() { return nullptr; }
+#else
+  const thread_pool* pool() const { return pool_.get(); }
   std::unique_ptr<thread_pool> pool_;
+#endif
 #if defined(ONYX_NO_PROFILE)
   // Built without profiling (onyx_add_inference_executable's programs): every
   // `if (profile())` tests a constant, so no profile code is linked.
