@@ -33,7 +33,6 @@
 
 #include <bit>
 #include <cstring>
-#include <filesystem>
 #include <initializer_list>
 #include <memory>
 #include <span>
@@ -455,7 +454,7 @@ inline result<std::string> write(const model& m) {
 }
 
 /// Writes `m` to `path` in the compact form.
-inline status write_file(const model& m, const std::filesystem::path& path) {
+inline status write_file(const model& m, const std::string& path) {
   ONYX_ASSIGN(auto bytes, write(m));
   return write_file_bytes(path, bytes);
 }
@@ -509,11 +508,11 @@ inline result<model> read(std::span<const std::byte> bytes, std::shared_ptr<cons
 /// Reads .onyx files for a session (`basic_session<R>::open<compact::loader>(path)`):
 /// the file is memory-mapped and its tensors view the mapping.
 struct loader {
-  static result<model> load(const std::filesystem::path& path, const op_table& ops) {
+  static result<model> load(const std::string& path, const op_table& ops) {
     ONYX_ASSIGN(auto file, mapped_file::open(path));
     auto owner = std::make_shared<const mapped_file>(std::move(file));
     auto m = read(owner->bytes(), owner, ops);
-    if (!m.ok()) return std::move(m).error().with_context(path.filename().string());
+    if (!m.ok()) return std::move(m).error().with_context(file_name(path));
     return m;
   }
 };

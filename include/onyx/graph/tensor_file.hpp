@@ -15,22 +15,21 @@
 
 #include <bit>
 #include <cstring>
-#include <filesystem>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "onyx/core/status.hpp"
+#include "onyx/core/message.hpp"
 #include "onyx/core/tensor.hpp"
 
 namespace onyx::graph {
 
 /// Writes `bytes` to `path` (created or truncated), with stdio: no iostream.
-inline status write_file_bytes(const std::filesystem::path& path, std::string_view bytes) {
+inline status write_file_bytes(const std::string& path, std::string_view bytes) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return status(errc::io, "cannot create '" + path.string() + "'");
+  if (!f) return failure(errc::io, "cannot create '", path, "'");
   const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  if (std::fclose(f) != 0 || !written) return status(errc::io, "cannot write '" + path.string() + "'");
+  if (std::fclose(f) != 0 || !written) return failure(errc::io, "cannot write '", path, "'");
   return ok();
 }
 
@@ -242,17 +241,17 @@ inline result<tensor> parse_tensor_proto(std::string_view bytes, std::string* na
 }
 
 /// Reads the tensor in TensorProto file `path`.
-inline result<tensor> read_tensor_proto_file(const std::filesystem::path& path) {
+inline result<tensor> read_tensor_proto_file(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return status(errc::io, "cannot open '" + path.string() + "'");
+  if (!f) return failure(errc::io, "cannot open '", path, "'");
   std::string bytes;
   char buf[65536];
   for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes.append(buf, got);
   const bool failed = std::ferror(f);
   std::fclose(f);
-  if (failed) return status(errc::io, "cannot read '" + path.string() + "'");
+  if (failed) return failure(errc::io, "cannot read '", path, "'");
   auto t = parse_tensor_proto(bytes);
-  if (!t.ok()) return std::move(t).error().with_context(path.string());
+  if (!t.ok()) return std::move(t).error().with_context(path);
   return t;
 }
 
@@ -274,7 +273,7 @@ inline std::string serialize_tensor_proto(const tensor& t, std::string_view name
 }
 
 /// Writes `t` to `path` as a TensorProto named `name`.
-inline status write_tensor_proto_file(const tensor& t, const std::filesystem::path& path, std::string_view name) {
+inline status write_tensor_proto_file(const tensor& t, const std::string& path, std::string_view name) {
   return write_file_bytes(path, serialize_tensor_proto(t, name));
 }
 

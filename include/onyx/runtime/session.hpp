@@ -64,7 +64,7 @@ struct session_options {
   /// When set, the main graph is written to this directory as text after
   /// each stage: 00_load.txt, 01_normalize.txt, 02_infer.txt, then one
   /// NN_<pass>.txt per optimization pass (graph/dump.hpp's format).
-  std::filesystem::path dump_stages{};
+  std::string dump_stages{};
   /// Which passes run, as ONNX Runtime's levels (graph/passes/passes.hpp):
   /// none, basic (folding, eliminations, rewrites into standard ops),
   /// extended (fusions into onyx.fused.* ops), all (layout too).
@@ -77,11 +77,11 @@ struct session_options {
   /// .onnx file (onyx's fused ops in their own domain, `onyx.fused`), which
   /// onyx loads again. Needs the .onnx writer: onyx::session, or a Loader
   /// with `save` (graph/loader.hpp's onnx_loader; graph/onnx_writer.hpp).
-  std::filesystem::path optimized_model_filepath{};
+  std::string optimized_model_filepath{};
   /// When set, a Chrome trace of every kernel call and of the session's
   /// creation is written here (runtime/profile.hpp) by end_profiling() or
   /// when the session is destroyed. Unset: ONYX_PROFILE_FILE, if given.
-  std::filesystem::path profile_file{};
+  std::string profile_file{};
   /// Keep kernel time per op type (profile_summary()).
   bool profile_summary = false;
   /// The largest single tensor a run or constant folding may allocate, in
@@ -149,11 +149,11 @@ class session_core {
   /// Loads `path` with `Loader` (an .onnx file: include onyx/graph/loader.hpp)
   /// and prepares it.
   template <class Loader = graph::onnx_loader>
-  static result<std::unique_ptr<session_core>> open(const std::filesystem::path& path, const op_table& ops,
+  static result<std::unique_ptr<session_core>> open(const std::string& path, const op_table& ops,
                                                     const session_options& opt = {}) {
     std::unique_ptr<session_core> s(new session_core(ops, opt));
     ONYX_TRY(catch_allocation_failure([&] { return s->template init_from<Loader>(path); },
-                                      [&] { return path.filename().string(); }));
+                                      [&] { return file_name(path); }));
     return s;
   }
 
@@ -293,14 +293,14 @@ class session_core {
   }
 #endif
 
-  template <class Loader> status init_from(const std::filesystem::path& path) {
+  template <class Loader> status init_from(const std::string& path) {
     static_assert(session_detail::complete<Loader>,
                   "reading a model file needs its loader: include onyx/graph/loader.hpp for .onnx files");
     const auto t0 = runtime::op_profile::clock::now();
     ONYX_ASSIGN(model_, Loader::load(path, ops_));
     if (profile()) profile()->add_stage("load", t0);
     status st = prepare<Loader>();
-    if (!st.ok()) return std::move(st).with_context(path.filename().string());
+    if (!st.ok()) return std::move(st).with_context(file_name(path));
     return ok();
   }
 
@@ -312,7 +312,7 @@ class session_core {
   /// Whether `W::save(model, path)` exists (the .onnx loader's, when included).
   template <class W> static constexpr bool can_save() {
     if constexpr (session_detail::complete<W>)
-      return requires(const graph::model& m, const std::filesystem::path& p) { W::save(m, p); };
+      return requires(const graph::model& m, const std::string& p) { W::save(m, p); };
     else
       return false;
   }
@@ -471,10 +471,10 @@ template <class Registry> class basic_session : public session_core {
   /// Loads and prepares `path` with `Loader` (include onyx/graph/loader.hpp
   /// for .onnx files); throws onyx::error naming what is wrong.
   template <class Loader = graph::onnx_loader>
-  explicit basic_session(const std::filesystem::path& path, const session_options& opt = {})
+  explicit basic_session(const std::string& path, const session_options& opt = {})
       : session_core(Registry::table(), opt) {
     throw_if(catch_allocation_failure([&] { return this->template init_from<Loader>(path); },
-                                      [&] { return path.filename().string(); }));
+                                      [&] { return file_name(path); }));
   }
   /// Prepares a model already in graph form (no file, no protobuf).
   explicit basic_session(graph::model m, const session_options& opt = {}) : session_core(Registry::table(), opt) {
@@ -483,8 +483,7 @@ template <class Registry> class basic_session : public session_core {
   }
 #endif
   template <class Loader = graph::onnx_loader>
-  static result<std::unique_ptr<session_core>> open(const std::filesystem::path& path,
-                                                    const session_options& opt = {}) {
+  static result<std::unique_ptr<session_core>> open(const std::string& path, const session_options& opt = {}) {
     return session_core::open<Loader>(path, Registry::table(), opt);
   }
   static result<std::unique_ptr<session_core>> open(graph::model m, const session_options& opt = {}) {
