@@ -12,6 +12,9 @@
 // run (only those type signatures are instantiated), `registry` over the
 // CPU backend, the `manifest` of every (op, version, type signature), and
 // `fit_check<R>`, whose static_asserts name each kernel registry R lacks.
+// When the optimized models hold no subgraph, the header first defines
+// ONYX_NO_SUBGRAPHS, so a program that includes it before onyx's runtime
+// headers (as onyx_add_inference_executable's does) links no subgraph support.
 // A program built from that list reads the .onyx files with
 // graph::compact::loader and runs no passes, so it never needs a kernel that
 // only constant folding or a fusion used.
@@ -82,6 +85,7 @@ int main(int argc, char** argv) {
   const onyx::op_table all = onyx::session::all_ops();
   std::vector<onyx::runtime::kernel_use> uses;
   std::string sources;
+  bool subgraphs = false;  // whether any optimized model holds one
   for (const auto& path : models) {
     auto loaded = onyx::graph::load_model(path, all);
     if (!loaded.ok()) return fail(loaded.error().message());
@@ -90,6 +94,7 @@ int main(int argc, char** argv) {
     if (!optimized.ok()) return fail(path.filename().string() + ": " + optimized.error().message());
     const auto out = out_dir / (path.stem().string() + ".onyx");
     if (auto st = onyx::graph::compact::write_file(optimized->model, out); !st.ok()) return fail(st.message());
+    for (const auto& n : optimized->model.main->nodes) subgraphs = subgraphs || !n.subgraphs.empty();
     for (const auto& u : optimized->kernels)
       if (std::find(uses.begin(), uses.end(), u) == uses.end()) uses.push_back(u);
     std::fprintf(stderr, "onyx-ops: %s: %zu nodes, %zu after optimization, %zu kernels; wrote %s (%.1f MB)\n",
@@ -117,6 +122,10 @@ int main(int argc, char** argv) {
   h += "// The ops, and their type signatures, that the optimized model";
   h += models.size() > 1 ? "s run" : " runs";
   h += " on the CPU: a registry of\n// this list instantiates only those kernels.\n#pragma once\n\n";
+  if (!subgraphs)
+    h += "// The optimized model" + std::string(models.size() > 1 ? "s hold" : " holds") +
+         " no subgraph: a program that includes this header\n// before onyx's runtime headers runs none "
+         "(ONYX_NO_SUBGRAPHS, onyx/runtime/session.hpp).\n#ifndef ONYX_NO_SUBGRAPHS\n#define ONYX_NO_SUBGRAPHS\n#endif\n\n";
   std::set<std::string> includes{"onyx/registry/registry.hpp"};
   for (const auto& [name, e] : by_struct) {
     includes.insert("onyx/ops/" + std::string(e.where->op_header));

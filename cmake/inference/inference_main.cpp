@@ -9,6 +9,8 @@
 // (ONYX_EMBEDDED_MODEL), or read from ONYX_MODEL_PATH unless a path is given.
 // ONYX_OPS_HEADER is onyx-ops' op list for it; its fit check runs at compile
 // time, so a registry that lacks a kernel the model needs does not compile.
+// It comes first: for a model without subgraphs it defines ONYX_NO_SUBGRAPHS
+// before the runtime headers see it.
 #include ONYX_OPS_HEADER
 
 #include "onyx/cli/run.hpp"

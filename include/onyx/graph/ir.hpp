@@ -19,6 +19,16 @@
 
 namespace onyx::graph {
 
+/// Whether this program runs subgraphs (the bodies of If, Loop, Scan,
+/// SequenceMap, FlexAttention): false where ONYX_NO_SUBGRAPHS is defined
+/// (runtime/session.hpp), which links no subgraph inference, compilation or
+/// running, and refuses a model that holds one.
+#if defined(ONYX_NO_SUBGRAPHS)
+inline constexpr bool subgraphs_enabled = false;
+#else
+inline constexpr bool subgraphs_enabled = true;
+#endif
+
 struct value_info {
   std::string name;
   value_type type;               // declared in the model, refined by inference

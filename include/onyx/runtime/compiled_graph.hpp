@@ -220,8 +220,9 @@ inline std::vector<int> consumable_readers(const graph::graph& g) {
     for (const auto& n : body.nodes)
       for (const auto& sg : n.subgraphs) self(*sg, self);
   };
-  for (const auto& n : g.nodes)
-    for (const auto& sg : n.subgraphs) collect(*sg, collect);
+  if (graph::subgraphs_enabled)
+    for (const auto& n : g.nodes)
+      for (const auto& sg : n.subgraphs) collect(*sg, collect);
   for (std::size_t id = 0; id < g.values.size(); ++id)
     if (captured.count(g.values[id].name)) readers[id] = -1;
   for (const auto& n : g.nodes)
@@ -343,6 +344,7 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
       b.state = std::move(st).value();
       release_consumed(*g, *cg, n, consumed, readers);
     }
+    if (!graph::subgraphs_enabled) continue;  // the session refused a model that holds any
     for (const auto& sg : n.subgraphs) {
       auto sub = compile(std::const_pointer_cast<graph::graph>(sg), opt, g.get(), &cg->types);
       if (!sub.ok()) {

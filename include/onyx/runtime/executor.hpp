@@ -474,6 +474,8 @@ inline void finish_run(run_context& rc) {
 }
 
 inline status node_context::run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) {
+  if (!graph::subgraphs_enabled)
+    return status(errc::unsupported, "this program runs no subgraphs (ONYX_NO_SUBGRAPHS)");
   if (index < 0 || index >= static_cast<int>(node_->subgraphs.size()))
     return failure(errc::internal, "subgraph ", index, " does not exist");
   if (!node_->subgraphs[index]) return node_->subgraph_errors[index];  // inference failed for it: see bound_node

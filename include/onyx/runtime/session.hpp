@@ -21,6 +21,10 @@
 //                        refused, ONYX_PROFILE and ONYX_PROFILE_FILE ignored
 //   ONYX_HOST_ONLY       every backend runs on the host: no device copies
 //   ONYX_THREADS_SERIAL  no thread pool: every run on the caller's thread
+//   ONYX_NO_SUBGRAPHS    runs models without subgraphs (If, Loop, Scan,
+//                        SequenceMap bodies) only: no subgraph inference,
+//                        compilation or running; onyx-ops' op list defines it
+//                        when its models hold none
 #pragma once
 
 #include <atomic>
@@ -339,6 +343,12 @@ class session_core {
       if (profile()) profile()->add_stage(std::string(stage), stage_start);
       stage_start = clock::now();
     };
+#if defined(ONYX_NO_SUBGRAPHS)
+    if (model_.main)
+      for (const auto& n : model_.main->nodes)
+        if (!n.subgraphs.empty())
+          return failure(errc::unsupported, n.label(), ": holds a subgraph, and this program runs none (ONYX_NO_SUBGRAPHS)");
+#endif
     ONYX_TRY(graph::resolve_ops(model_, ops_));
     ONYX_TRY(graph::fix_free_dimensions(*model_.main, opt_.free_dimensions));
     ONYX_TRY(dump("load", *model_.main));
