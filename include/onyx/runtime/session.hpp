@@ -16,7 +16,8 @@
 // What a program may leave out, defined for the whole program (the trimmed
 // programs of onyx_add_inference_executable define all four):
 //   ONYX_NO_OPTIMIZER    runs optimized models only (compact ones): no
-//                        normalization, passes, stage dumps or .onnx writing
+//                        normalization, passes, stage dumps or .onnx writing,
+//                        nor op resolution (such a model comes bound)
 //   ONYX_NO_PROFILE      no profiler: profile_file and profile_summary are
 //                        refused, ONYX_PROFILE and ONYX_PROFILE_FILE ignored
 //   ONYX_HOST_ONLY       every backend runs on the host: no device copies
@@ -349,7 +350,24 @@ class session_core {
         if (!n.subgraphs.empty())
           return failure(errc::unsupported, n.label(), ": holds a subgraph, and this program runs none (ONYX_NO_SUBGRAPHS)");
 #endif
+#if defined(ONYX_NO_OPTIMIZER)
+    // An optimized model comes bound to its ops: the compact reader binds
+    // each node and names every op the table lacks, optimize_model resolves.
+    if (!model_.main) return status(errc::invalid_model, "the model has no graph");
+    auto unbound = [](const graph::graph& g, auto& self) -> const graph::node* {
+      for (const auto& n : g.nodes) {
+        if (!n.op) return &n;
+        if (graph::subgraphs_enabled)
+          for (const auto& sg : n.subgraphs)
+            if (const graph::node* u = self(*sg, self)) return u;
+      }
+      return nullptr;
+    };
+    if (const graph::node* n = unbound(*model_.main, unbound))
+      return failure(errc::invalid_model, n->label(), ": not bound to an op (an optimized model's nodes are bound when it is read)");
+#else
     ONYX_TRY(graph::resolve_ops(model_, ops_));
+#endif
     ONYX_TRY(graph::fix_free_dimensions(*model_.main, opt_.free_dimensions));
     ONYX_TRY(dump("load", *model_.main));
 #if !defined(ONYX_NO_OPTIMIZER)
