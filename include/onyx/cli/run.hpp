@@ -117,21 +117,53 @@ inline onyx::result<onyx::extents> parse_extents(const std::string& s) {
   }
 }
 
+namespace detail {
+/// The options, those before `keep_float16` taking a value.
+enum class option : unsigned char {
+  input, shape, dim, threads, warmup, runs, output_dir, dump_stages, optimization, save_optimized, profile, timeout,
+  max_allocation, keep_float16, profile_summary, help
+};
+struct option_name {
+  std::string_view name;
+  option id;
+};
+inline constexpr option_name option_names[] = {
+    {"--input", option::input},           {"--shape", option::shape},
+    {"--dim", option::dim},               {"--threads", option::threads},
+    {"--warmup", option::warmup},         {"--runs", option::runs},
+    {"--output-dir", option::output_dir}, {"--dump-stages", option::dump_stages},
+    {"--optimization", option::optimization}, {"--save-optimized", option::save_optimized},
+    {"--profile", option::profile},       {"--timeout", option::timeout},
+    {"--max-allocation", option::max_allocation}, {"--keep-float16", option::keep_float16},
+    {"--profile-summary", option::profile_summary}, {"-h", option::help},
+    {"--help", option::help}};
+}  // namespace detail
+
 /// Parses the command line; `usage` is printed for --help and after an
 /// unknown option. A model path is taken only when `takes_model`.
 inline onyx::result<options> parse_args(int argc, char** argv, const char* usage, bool takes_model = true) {
   using onyx::errc;
+  using detail::option;
   options o;
   bool model_given = false;
-  // The options that take a value.
-  static constexpr std::string_view valued[] = {"--input",    "--shape",          "--threads",     "--warmup",
-                                                "--runs",     "--output-dir",     "--dump-stages", "--dim",
-                                                "--optimization", "--save-optimized", "--profile", "--timeout",
-                                                "--max-allocation"};
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
+    const detail::option_name* spec = nullptr;
+    for (const auto& n : detail::option_names)
+      if (n.name == a) spec = &n;
+    if (!spec) {
+      if (a.starts_with("-")) return onyx::failure(errc::invalid_argument, "unknown option ", a, "\n", usage);
+      if (!takes_model)
+        return onyx::failure(errc::invalid_argument, "unexpected argument '", a, "' (the model is built in)\n", usage);
+      if (model_given)
+        return onyx::failure(errc::invalid_argument, "more than one model given ('", o.model, "', '", a, "')");
+      o.model = a;
+      model_given = true;
+      continue;
+    }
+    const option id = spec->id;
     const char* v = "";  // the option's value
-    if (std::find(std::begin(valued), std::end(valued), a) != std::end(valued)) {
+    if (id < option::keep_float16) {
       if (i + 1 >= argc) return onyx::failure(errc::invalid_argument, a, " needs a value");
       v = argv[++i];
     }
@@ -139,71 +171,69 @@ inline onyx::result<options> parse_args(int argc, char** argv, const char* usage
     const bool integer = detail::to_integer(v, n);
     // NAME=VALUE: the name before the first '=', which must not be empty.
     const char* eq = std::strchr(v, '=');
-    const std::string name = eq ? std::string(v, eq) : std::string();
-    const char* value = eq ? eq + 1 : "";
-    if ((a == "--input" || a == "--shape" || a == "--dim") && (!eq || eq == v))
+    if (id <= option::dim && (!eq || eq == v))
       return onyx::failure(errc::invalid_argument, a, " expects NAME=VALUE, got '", v, "'");
-    if ((a == "--threads" || a == "--warmup" || a == "--runs") && (!integer || n < 0))
+    const std::string name = id <= option::dim ? std::string(v, eq) : std::string();
+    const char* value = id <= option::dim ? eq + 1 : "";
+    if (id >= option::threads && id <= option::runs && (!integer || n < 0))
       return onyx::failure(errc::invalid_argument, a, " expects a non-negative integer, got '", v, "'");
-    if (a == "--input") {
-      detail::set_named(o.input_files, name) = value;
-    } else if (a == "--shape") {
-      ONYX_ASSIGN(detail::set_named(o.shapes, name), parse_extents(value));
-    } else if (a == "--threads") {
-      o.threads = static_cast<int>(n);
-    } else if (a == "--warmup") {
-      o.warmup = static_cast<int>(n);
-    } else if (a == "--runs") {
-      o.runs = static_cast<int>(n);
-      if (o.runs == 0) return onyx::failure(errc::invalid_argument, "--runs must be at least 1");
-    } else if (a == "--output-dir") {
-      o.output_dir = v;
-    } else if (a == "--dump-stages") {
-      o.dump_stages = v;
-    } else if (a == "--keep-float16") {
-      o.keep_float16 = true;
-    } else if (a == "--dim") {
-      long long d = 0;
-      if (!detail::to_integer(value, d) || d < 0)
-        return onyx::failure(errc::invalid_argument, "--dim ", name, " expects a non-negative integer, got '", value,
-                             "'");
-      o.dims[name] = d;
-    } else if (a == "--optimization") {
-      using L = graph::passes::optimization_level;
-      const std::string_view l = v;
-      if (l == "none") o.level = L::none;
-      else if (l == "basic") o.level = L::basic;
-      else if (l == "extended") o.level = L::extended;
-      else if (l == "all") o.level = L::all;
-      else return onyx::failure(errc::invalid_argument, "--optimization expects none, basic, extended or all, got '", v, "'");
-    } else if (a == "--save-optimized") {
-      o.save_optimized = v;
-    } else if (a == "--profile") {
-      o.profile = v;
-    } else if (a == "--profile-summary") {
-      o.profile_summary = true;
-    } else if (a == "--timeout") {
-      char* end = nullptr;
-      double t = std::strtod(v, &end);
-      if (!*v || *end || !(t > 0) || t > 1e9)
-        return onyx::failure(errc::invalid_argument, "--timeout expects a positive number of seconds, got '", v, "'");
-      o.timeout_s = t;
-    } else if (a == "--max-allocation") {
-      if (!integer || n <= 0 || n > (1ll << 40))
-        return onyx::failure(errc::invalid_argument, "--max-allocation expects a positive number of MiB, got '", v, "'");
-      o.max_allocation_bytes = static_cast<std::size_t>(n) << 20;
-    } else if (a == "-h" || a == "--help") {
-      std::fputs(usage, stdout);
-      std::exit(0);
-    } else if (a.starts_with("-")) {
-      return onyx::failure(errc::invalid_argument, "unknown option ", a, "\n", usage);
-    } else if (!takes_model) {
-      return onyx::failure(errc::invalid_argument, "unexpected argument '", a, "' (the model is built in)\n", usage);
-    } else if (model_given) {
-      return onyx::failure(errc::invalid_argument, "more than one model given ('", o.model, "', '", a, "')");
-    } else {
-      o.model = a;
-      model_given = true;
+    switch (id) {
+      case option::input:
+        detail::set_named(o.input_files, name) = value;
+        break;
+      case option::shape: {
+        ONYX_ASSIGN(detail::set_named(o.shapes, name), parse_extents(value));
+        break;
+      }
+      case option::dim: {
+        long long d = 0;
+        if (!detail::to_integer(value, d) || d < 0)
+          return onyx::failure(errc::invalid_argument, "--dim ", name, " expects a non-negative integer, got '", value,
+                               "'");
+        o.dims[name] = d;
+        break;
+      }
+      case option::threads: o.threads = static_cast<int>(n); break;
+      case option::warmup: o.warmup = static_cast<int>(n); break;
+      case option::runs:
+        o.runs = static_cast<int>(n);
+        if (o.runs == 0) return onyx::failure(errc::invalid_argument, "--runs must be at least 1");
+        break;
+      case option::output_dir: o.output_dir = v; break;
+      case option::dump_stages: o.dump_stages = v; break;
+      case option::optimization: {
+        using L = graph::passes::optimization_level;
+        static constexpr std::string_view levels[] = {"none", "basic", "extended", "all"};
+        static constexpr L level_of[] = {L::none, L::basic, L::extended, L::all};
+        std::size_t k = 0;
+        while (k < 4 && levels[k] != v) ++k;
+        if (k == 4)
+          return onyx::failure(errc::invalid_argument, "--optimization expects none, basic, extended or all, got '", v,
+                               "'");
+        o.level = level_of[k];
+        break;
+      }
+      case option::save_optimized: o.save_optimized = v; break;
+      case option::profile: o.profile = v; break;
+      case option::timeout: {
+        char* end = nullptr;
+        double t = std::strtod(v, &end);
+        if (!*v || *end || !(t > 0) || t > 1e9)
+          return onyx::failure(errc::invalid_argument, "--timeout expects a positive number of seconds, got '", v, "'");
+        o.timeout_s = t;
+        break;
+      }
+      case option::max_allocation:
+        if (!integer || n <= 0 || n > (1ll << 40))
+          return onyx::failure(errc::invalid_argument, "--max-allocation expects a positive number of MiB, got '", v,
+                               "'");
+        o.max_allocation_bytes = static_cast<std::size_t>(n) << 20;
+        break;
+      case option::keep_float16: o.keep_float16 = true; break;
+      case option::profile_summary: o.profile_summary = true; break;
+      case option::help:
+        std::fputs(usage, stdout);
+        std::exit(0);
     }
   }
   return o;
