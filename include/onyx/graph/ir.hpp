@@ -51,9 +51,8 @@ struct node {
   /// `Conv 'conv1'`: how messages name a node; a node made by an expansion
   /// also names the model's node it came from.
   std::string label() const {
-    std::string l = op_type + " '" + name + "'";
-    if (!expanded_from.empty()) l += " (expanded from " + expanded_from + ")";
-    return l;
+    if (expanded_from.empty()) return message(op_type, " '", name, "'");
+    return message(op_type, " '", name, "' (expanded from ", expanded_from, ")");
   }
 };
 

@@ -162,12 +162,12 @@ inline result<std::pair<const kernel_entry*, const backend_info*>> find_kernel(c
   for (const auto& bk : n.op->kernels)
     for (const auto& e : bk.entries) {
       if (have.size() > 200) break;
-      have += (have.empty() ? "" : ", ") + ops::to_string(e.sig);
+      have += message(have.empty() ? "" : ", ", ops::to_string(e.sig));
     }
   if (!n.op->has_kernels())
     return failure(errc::unsupported, "this build has no kernel for ", n.op->qualified_name());
-  return status(errc::unsupported, "no kernel for type signature " + ops::to_string(sig) + "; this build has " +
-                                       (have.empty() ? std::string("none") : have));
+  return failure(errc::unsupported, "no kernel for type signature ", ops::to_string(sig), "; this build has ",
+                 have.empty() ? "none" : have);
 }
 
 /// Runs `n` once on known inputs with a host kernel: value propagation and
@@ -183,7 +183,7 @@ inline result<std::vector<tensor>> evaluate_node(const graph::node& n, std::span
     outputs.push_back(id >= 0 ? &st.types[id] : nullptr);
     if (id < 0 || st.types[id].kind != value_kind::tensor) continue;
     if (auto e = st.types[id].shape.concrete_extents())
-      ONYX_TRY(check_allocation(limits, st.types[id].type, *e, [&] { return n.label() + ": an output"; }));
+      ONYX_TRY(check_allocation(limits, st.types[id].type, *e, [&] { return message(n.label(), ": an output"); }));
   }
   return catch_allocation_failure([&] { return invoke(*found.first, n.attrs.get(), inputs, outputs, pool); },
                                   [&] { return n.label(); });

@@ -413,7 +413,7 @@ class session_core {
   std::string input_list() const {
     std::string s;
     for (const auto& i : inputs_)
-      s += (s.empty() ? "" : ", ") + i.name + " (" + std::string(name(i.type.type)) + " " + i.type.shape.str() + ")";
+      s += message(s.empty() ? "" : ", ", i.name, " (", name(i.type.type), " ", i.type.shape.str(), ")");
     return s.empty() ? "none" : s;
   }
 
@@ -424,16 +424,16 @@ class session_core {
     if (!v.is_tensor()) return ok();
     const tensor& t = v.as_tensor();
     if (t.type() != want.type.type)
-      return status(errc::invalid_argument, "input '" + want.name + "' has dtype " + std::string(name(t.type())) +
-                                                ", expected " + std::string(name(want.type.type)));
+      return failure(errc::invalid_argument, "input '", want.name, "' has dtype ", name(t.type()), ", expected ",
+                     name(want.type.type));
     const auto& s = want.type.shape;
     if (!s.rank_known) return ok();
     bool match = s.rank() == t.rank();
     for (std::size_t d = 0; match && d < s.rank(); ++d)
       if (s[d].known() && s[d].value() != t.dim(d)) match = false;
     if (!match)
-      return status(errc::invalid_argument, "input '" + want.name + "' has shape " + sym_shape(t.shape()).str() +
-                                                ", expected " + s.str());
+      return failure(errc::invalid_argument, "input '", want.name, "' has shape ", sym_shape(t.shape()).str(),
+                     ", expected ", s.str());
     return ok();
   }
 
