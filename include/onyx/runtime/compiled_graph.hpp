@@ -189,10 +189,22 @@ inline result<std::vector<tensor>> evaluate_node(const graph::node& n, std::span
                                   [&] { return n.label(); });
 }
 
+#if defined(ONYX_NO_PROPAGATION) && !defined(ONYX_NO_OPTIMIZER)
+#error "ONYX_NO_PROPAGATION needs ONYX_NO_OPTIMIZER: constant folding evaluates nodes through make_evaluator"
+#endif
+
+/// What inference and constant folding evaluate nodes with; empty (nothing
+/// is evaluated, values are computed when the model runs) where
+/// ONYX_NO_PROPAGATION is defined (runtime/session.hpp).
 inline graph::evaluate_fn make_evaluator(const thread_pool* pool, const memory_limits& limits = {}) {
+#if defined(ONYX_NO_PROPAGATION)
+  (void)pool, (void)limits;
+  return nullptr;
+#else
   return [pool, limits](const graph::node& n, std::span<const tensor* const> ins, const graph::inferred& st) {
     return evaluate_node(n, ins, st, pool, limits);
   };
+#endif
 }
 
 struct compile_options {

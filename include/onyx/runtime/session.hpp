@@ -14,7 +14,8 @@
 // onyx/graph/loader.hpp (onyx::session, compiled into onyx_runtime, does).
 //
 // What a program may leave out, defined for the whole program (the trimmed
-// programs of onyx_add_inference_executable define all four):
+// programs of onyx_add_inference_executable define the first three, the
+// fourth with THREADS serial, and the last two as their op list says):
 //   ONYX_NO_OPTIMIZER    runs optimized models only (compact ones): no
 //                        normalization, passes, stage dumps or .onnx writing,
 //                        nor op resolution (such a model comes bound)
@@ -26,6 +27,12 @@
 //                        SequenceMap bodies) only: no subgraph inference,
 //                        compilation or running; onyx-ops' op list defines it
 //                        when its models hold none
+//   ONYX_NO_PROPAGATION  inference runs no kernel to propagate values (with
+//                        ONYX_NO_OPTIMIZER): values computed from shapes are
+//                        computed when the model runs, and tensors whose
+//                        shapes depend on them are allocated then; onyx-ops'
+//                        op list defines it when every input has a static
+//                        shape (its folding then left nothing to propagate)
 #pragma once
 
 #include <atomic>
