@@ -1,7 +1,8 @@
 // A program built with ONYX_NO_SUBGRAPHS (what onyx-ops' op list defines
 // for a model without subgraphs): it runs a model without subgraphs, and
 // refuses one whose If node holds two, naming the node and the switch,
-// although its registry lists If.
+// although its registry lists If; the compact reader refuses such a model's
+// file too.
 
 #include <cstring>
 
@@ -11,6 +12,8 @@
 #include "onyx/ops/add.hpp"
 #include "onyx/ops/if.hpp"
 #include "onyx/ops/relu.hpp"
+#include "onyx/graph/compact.hpp"
+#include "onyx/graph/resolve.hpp"
 #include "onyx/runtime/session.hpp"
 #include "relu_plus_x.hpp"
 
@@ -95,5 +98,30 @@ int main() {
   const std::string& msg = err.message();
   std::printf("refused: %s\n", msg.c_str());
   const bool names_it = msg.find("If 'If_node'") != std::string::npos && msg.find("ONYX_NO_SUBGRAPHS") != std::string::npos;
-  return err.code() == errc::unsupported && names_it ? 0 : 1;
+  if (err.code() != errc::unsupported || !names_it) return 1;
+
+  // The same model as a compact file (every node bound, bodies included).
+  const op_table table = with_if_op::table();
+  graph::model m = if_model();
+  for (auto& n : m.main->nodes) {
+    if (!graph::bind_op(n, *table.find("", n.op_type, 21)).ok()) return 1;
+    for (const auto& body : n.subgraphs)
+      for (auto& b : const_cast<graph::graph&>(*body).nodes)
+        if (!graph::bind_op(b, *table.find("", b.op_type, 21)).ok()) return 1;
+  }
+  auto bytes = graph::compact::write(m);
+  if (!bytes.ok()) {
+    std::printf("cannot write the compact model: %s\n", bytes.error().message().c_str());
+    return 1;
+  }
+  auto read = graph::compact::read(std::as_bytes(std::span(*bytes)), nullptr, table);
+  if (read.ok()) {
+    std::printf("the compact reader accepted a model with subgraphs\n");
+    return 1;
+  }
+  const status read_err = read.error();
+  std::printf("compact reader: %s\n", read_err.message().c_str());
+  return read_err.code() == errc::invalid_model && read_err.message().find("ONYX_NO_SUBGRAPHS") != std::string::npos
+             ? 0
+             : 1;
 }

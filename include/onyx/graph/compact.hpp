@@ -281,7 +281,10 @@ class reader {
   void one(std::string& v, int) { v = str(); }
   void one(value_type& v, int) { type(v); }
   void one(tensor& v, int) { tensor_(v); }
-  void one(std::shared_ptr<const graph>& v, int depth) { v = graph_(depth + 1); }
+  void one(std::shared_ptr<const graph>& v, int depth) {
+    if (subgraphs_enabled) v = graph_(depth + 1);
+    else fail("a subgraph attribute, and this program runs none (ONYX_NO_SUBGRAPHS)");
+  }
   template <class T> void one(std::vector<T>& v, int depth) {
     v.resize(count(min_bytes<T>()));
     for (auto& x : v) one(x, depth);
@@ -376,6 +379,7 @@ inline std::shared_ptr<graph> reader::graph_(int depth) {
     nd.raw_attrs.resize(count(6));
     for (auto& a : nd.raw_attrs) {
       attr(a, depth);
+      if (!subgraphs_enabled) continue;  // a subgraph failed the read
       if (auto* sg = std::get_if<std::shared_ptr<const graph>>(&a.data)) nd.subgraphs.push_back(*sg);
       if (auto* v = std::get_if<std::vector<std::shared_ptr<const graph>>>(&a.data))
         nd.subgraphs.insert(nd.subgraphs.end(), v->begin(), v->end());
