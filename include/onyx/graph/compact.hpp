@@ -468,9 +468,8 @@ inline status write_file(const model& m, const std::string& path) {
 /// static storage, as a model embedded in the program does). Every op the
 /// table lacks is reported at once.
 inline result<model> read(std::span<const std::byte> bytes, std::shared_ptr<const void> owner, const op_table& ops) {
-  auto bad = [](const auto&... why) { return failure(errc::invalid_model, "compact model: ", why...); };
-  if (bytes.size() < header_bytes) return bad("shorter than its header (", bytes.size(), " bytes)");
-  if (std::memcmp(bytes.data(), magic, sizeof magic) != 0) return bad("not an onyx compact model (wrong magic)");
+  if (bytes.size() < header_bytes) return failure(errc::invalid_model, "compact model: ", "shorter than its header (", bytes.size(), " bytes)");
+  if (std::memcmp(bytes.data(), magic, sizeof magic) != 0) return failure(errc::invalid_model, "compact model: ", "not an onyx compact model (wrong magic)");
   auto field = [&](std::size_t offset, auto& v) { std::memcpy(&v, bytes.data() + offset, sizeof v); };
   std::uint32_t ver = 0, hdr = 0;
   std::uint64_t file_bytes = 0, s_off = 0, s_len = 0, d_off = 0, d_len = 0;
@@ -482,12 +481,12 @@ inline result<model> read(std::span<const std::byte> bytes, std::shared_ptr<cons
   field(40, d_off);
   field(48, d_len);
   if (ver != version)
-    return bad("version ", ver, "; this build reads version ", version);
-  if (hdr != header_bytes) return bad("header of ", hdr, " bytes");
+    return failure(errc::invalid_model, "compact model: ", "version ", ver, "; this build reads version ", version);
+  if (hdr != header_bytes) return failure(errc::invalid_model, "compact model: ", "header of ", hdr, " bytes");
   if (file_bytes != bytes.size())
-    return bad("the header says ", file_bytes, " bytes, the file has ", bytes.size(), " (truncated?)");
+    return failure(errc::invalid_model, "compact model: ", "the header says ", file_bytes, " bytes, the file has ", bytes.size(), " (truncated?)");
   auto inside = [&](std::uint64_t off, std::uint64_t len) { return off <= bytes.size() && len <= bytes.size() - off; };
-  if (!inside(s_off, s_len) || !inside(d_off, d_len)) return bad("a section lies outside the file");
+  if (!inside(s_off, s_len) || !inside(d_off, d_len)) return failure(errc::invalid_model, "compact model: ", "a section lies outside the file");
   detail::reader r(bytes.subspan(s_off, s_len), bytes.subspan(d_off, d_len), std::move(owner), ops);
   model m;
   m.ir_version = r.get<decltype(m.ir_version)>();
@@ -504,7 +503,7 @@ inline result<model> read(std::span<const std::byte> bytes, std::shared_ptr<cons
     return failure(errc::unsupported, "this build of onyx has no ", r.missing().size() == 1 ? "operator " : "operators ",
                    list, ", which the model needs");
   }
-  if (!r.done()) return bad("bytes after the main graph");
+  if (!r.done()) return failure(errc::invalid_model, "compact model: ", "bytes after the main graph");
   m.optimized = true;
   return m;
 }
