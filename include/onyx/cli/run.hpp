@@ -124,7 +124,7 @@ enum class option : unsigned char {
   max_allocation, keep_float16, profile_summary, help
 };
 struct option_name {
-  std::string_view name;
+  const char* name;
   option id;
 };
 inline constexpr option_name option_names[] = {
@@ -150,7 +150,7 @@ inline onyx::result<options> parse_args(int argc, char** argv, const char* usage
     const std::string_view a = argv[i];
     const detail::option_name* spec = nullptr;
     for (const auto& n : detail::option_names)
-      if (n.name == a) spec = &n;
+      if (std::strcmp(n.name, argv[i]) == 0) spec = &n;
     if (!spec) {
       if (a.starts_with("-")) return onyx::failure(errc::invalid_argument, "unknown option ", a, "\n", usage);
       if (!takes_model)
