@@ -5,6 +5,11 @@
 # --gc-sections, the same without exceptions and RTTI, and that without
 # unwind tables (.eh_frame: nothing unwinds a program without exceptions but
 # a debugger or a crash reporter); with --arm64 also cross-built for aarch64.
+# Every program is linked with -z pack-relative-relocs (DT_RELR: the
+# relative relocations of a position-independent program as a bitmap, not
+# 24 bytes each; needs glibc 2.36 or later where it runs), and with LTO as
+# one partition (-flto-partition=one: parallel LTRANS partitions each keep
+# their own copy of a function several of them use).
 #   bench/size.sh [--arm64] [MODEL.onnx]...
 # Default models: light_squeezenet, light_resnet50 and PP-OCRv4 det from
 # ../shared/onnx-tests. Needs a configured ./build (for onyx-ops).
@@ -36,7 +41,7 @@ for arch in "${archs[@]}"; do
     b=$work/$arch-$tag
     cmake -S "$root/bench/size" -B "$b" -G Ninja "${toolchain[@]}" -DCMAKE_BUILD_TYPE=None \
       -DCMAKE_CXX_FLAGS="$flags -ffunction-sections -fdata-sections" \
-      -DCMAKE_EXE_LINKER_FLAGS="-Wl,--gc-sections $([[ $flags == *flto* ]] && echo -flto)" \
+      -DCMAKE_EXE_LINKER_FLAGS="-Wl,--gc-sections -Wl,-z,pack-relative-relocs $([[ $flags == *flto* ]] && echo -flto -flto-partition=one)" \
       -DONYX_OPS_COMMAND="$ops" -DONYX_SIZE_MODELS="$(IFS=';'; echo "${models[*]}")" >/dev/null
     # Dependencies first (onyx_isa), so each program's time is its own.
     cmake --build "$b" --target onyx_isa >/dev/null

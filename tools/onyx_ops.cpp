@@ -12,6 +12,10 @@
 // run (only those type signatures are instantiated), `registry` over the
 // CPU backend, the `manifest` of every (op, version, type signature), and
 // `fit_check<R>`, whose static_asserts name each kernel registry R lacks.
+// When the optimized models hold no subgraph, the header first defines
+// ONYX_NO_SUBGRAPHS, so a program that includes it before onyx's runtime
+// headers (as onyx_add_inference_executable's does) links no subgraph support;
+// when every input has a static shape, ONYX_NO_PROPAGATION.
 // A program built from that list reads the .onyx files with
 // graph::compact::loader and runs no passes, so it never needs a kernel that
 // only constant folding or a fusion used.
@@ -82,6 +86,8 @@ int main(int argc, char** argv) {
   const onyx::op_table all = onyx::session::all_ops();
   std::vector<onyx::runtime::kernel_use> uses;
   std::string sources;
+  bool subgraphs = false;      // whether any optimized model holds one
+  bool static_inputs = true;   // whether every input of every optimized model has a static shape
   for (const auto& path : models) {
     auto loaded = onyx::graph::load_model(path, all);
     if (!loaded.ok()) return fail(loaded.error().message());
@@ -90,6 +96,10 @@ int main(int argc, char** argv) {
     if (!optimized.ok()) return fail(path.filename().string() + ": " + optimized.error().message());
     const auto out = out_dir / (path.stem().string() + ".onyx");
     if (auto st = onyx::graph::compact::write_file(optimized->model, out); !st.ok()) return fail(st.message());
+    const auto& g = *optimized->model.main;
+    for (const auto& n : g.nodes) subgraphs = subgraphs || !n.subgraphs.empty();
+    for (int id : g.inputs)
+      static_inputs = static_inputs && g.values[id].type.kind == onyx::value_kind::tensor && g.values[id].type.shape.concrete();
     for (const auto& u : optimized->kernels)
       if (std::find(uses.begin(), uses.end(), u) == uses.end()) uses.push_back(u);
     std::fprintf(stderr, "onyx-ops: %s: %zu nodes, %zu after optimization, %zu kernels; wrote %s (%.1f MB)\n",
@@ -117,6 +127,14 @@ int main(int argc, char** argv) {
   h += "// The ops, and their type signatures, that the optimized model";
   h += models.size() > 1 ? "s run" : " runs";
   h += " on the CPU: a registry of\n// this list instantiates only those kernels.\n#pragma once\n\n";
+  if (!subgraphs)
+    h += "// The optimized model" + std::string(models.size() > 1 ? "s hold" : " holds") +
+         " no subgraph: a program that includes this header\n// before onyx's runtime headers runs none "
+         "(ONYX_NO_SUBGRAPHS, onyx/runtime/session.hpp).\n#ifndef ONYX_NO_SUBGRAPHS\n#define ONYX_NO_SUBGRAPHS\n#endif\n\n";
+  if (static_inputs)
+    h += "// Every input has a static shape, so the optimizer folded every value inference\n"
+         "// could propagate: the program leaves propagation out (ONYX_NO_PROPAGATION).\n"
+         "#ifndef ONYX_NO_PROPAGATION\n#define ONYX_NO_PROPAGATION\n#endif\n\n";
   std::set<std::string> includes{"onyx/registry/registry.hpp"};
   for (const auto& [name, e] : by_struct) {
     includes.insert("onyx/ops/" + std::string(e.where->op_header));

@@ -55,11 +55,11 @@ onyx::result<onyx::value> read_input(const onyx::io_info& in, const std::string&
   return onyx::graph::read_value_file(file, kind);
 }
 
-onyx::status write_output(const onyx::tensor& t, const std::filesystem::path& path, const std::string& name) {
+onyx::status write_output(const onyx::tensor& t, const std::string& path, const std::string& name) {
   return onyx::graph::write_tensor_file(t, path, name);
 }
 
-onyx::status write_value(const onyx::value& v, const std::filesystem::path& path, const std::string& name) {
+onyx::status write_value(const onyx::value& v, const std::string& path, const std::string& name) {
   return onyx::graph::write_value_file(v, path, name);
 }
 

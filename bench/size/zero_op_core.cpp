@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
         ONYX_ASSIGN(auto t, onyx::graph::read_tensor_proto_file(f));
         return onyx::value(std::move(t));
       },
-      [](const onyx::tensor& t, const std::filesystem::path& p, const std::string& n) {
+      [](const onyx::tensor& t, const std::string& p, const std::string& n) {
         return onyx::graph::write_tensor_proto_file(t, p, n);
       });
 }

@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
         auto it = dims.find(d.str());
         e.push_back(it == dims.end() || it->second.empty() ? 1 : it->second[k % it->second.size()]);
       }
-      o.shapes[in.name] = e;
+      o.shapes.emplace_back(in.name, e);
       auto t = onyx::cli::generate(in, o, gen);
       if (!t.ok()) return onyx::cli::fail("onyx-soak", t.error().message());
       inputs[k].emplace_back(in.name, std::move(t).value());

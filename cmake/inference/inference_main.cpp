@@ -9,6 +9,8 @@
 // (ONYX_EMBEDDED_MODEL), or read from ONYX_MODEL_PATH unless a path is given.
 // ONYX_OPS_HEADER is onyx-ops' op list for it; its fit check runs at compile
 // time, so a registry that lacks a kernel the model needs does not compile.
+// It comes first: for a model without subgraphs it defines ONYX_NO_SUBGRAPHS
+// before the runtime headers see it.
 #include ONYX_OPS_HEADER
 
 #include "onyx/cli/run.hpp"
@@ -44,7 +46,7 @@ onyx::result<onyx::value> read_input(const onyx::io_info& in, const std::string&
   return onyx::value(std::move(t));
 }
 
-onyx::status write_output(const onyx::tensor& t, const std::filesystem::path& path, const std::string& name) {
+onyx::status write_output(const onyx::tensor& t, const std::string& path, const std::string& name) {
   return onyx::graph::write_tensor_proto_file(t, path, name);
 }
 
@@ -55,7 +57,7 @@ onyx::result<std::unique_ptr<onyx::session_core>> open(const onyx::cli::options&
   ONYX_ASSIGN(auto m, onyx::graph::compact::read(bytes, nullptr, model_registry::table()));
   return onyx::session_core::open(std::move(m), model_registry::table(), so);
 #else
-  const std::filesystem::path path = o.model.empty() ? ONYX_MODEL_PATH : o.model;
+  const std::string path = o.model.empty() ? ONYX_MODEL_PATH : o.model;
   return onyx::basic_session<model_registry>::open<onyx::graph::compact::loader>(path, so);
 #endif
 }
@@ -63,7 +65,7 @@ onyx::result<std::unique_ptr<onyx::session_core>> open(const onyx::cli::options&
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string program = std::filesystem::path(argv[0]).filename().string();
+  const std::string program = onyx::file_name(argv[0]);
   auto o = onyx::cli::parse_args(argc, argv, usage, takes_model);
   if (!o.ok()) return onyx::cli::fail(program, o.error().message());
   if (!o->dump_stages.empty() || o->keep_float16)

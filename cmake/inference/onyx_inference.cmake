@@ -73,7 +73,8 @@ function(onyx_add_inference_executable name)
   # What the program leaves out (runtime/session.hpp): ONYX_NO_OPTIMIZER, the
   # passes and normalization (it runs optimized models only); ONYX_NO_PROFILE,
   # the profiler (--profile, ONYX_PROFILE); ONYX_HOST_ONLY, copies between
-  # devices (its backends all run on the host).
+  # devices (its backends all run on the host). The op list itself defines
+  # ONYX_NO_SUBGRAPHS when the model holds no subgraph.
   target_compile_definitions(${name} PRIVATE ONYX_OPS_HEADER="${dir}/ops.hpp" ONYX_MODEL_PATH="${compact}"
                                              ONYX_NO_OPTIMIZER ONYX_NO_PROFILE ONYX_HOST_ONLY)
   if(arg_EMBED)

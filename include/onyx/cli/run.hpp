@@ -33,10 +33,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
+#include <cstring>
 #include <map>
 #include <random>
+#include <string_view>
+#include <utility>
+#include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "onyx/runtime/session.hpp"
@@ -46,8 +50,11 @@ namespace onyx::cli {
 
 struct options {
   std::string model;  // empty: the program's own
-  std::map<std::string, std::string> input_files;
-  std::map<std::string, onyx::extents> shapes;
+  /// --input NAME=FILE and --shape NAME=SHAPE, in the order given; a name
+  /// given twice keeps its last value. (Lists, not maps: a program holds one
+  /// red-black tree less per option.)
+  std::vector<std::pair<std::string, std::string>> input_files;
+  std::vector<std::pair<std::string, onyx::extents>> shapes;
   int threads = 0, warmup = 1, runs = 10;
   std::string output_dir;
   std::string dump_stages;
@@ -66,119 +73,167 @@ inline int fail(const std::string& program, const std::string& msg) {
   return 1;
 }
 
+namespace detail {
+/// The entry named `name` of an option list, or null.
+template <class T> const T* find_named(const std::vector<std::pair<std::string, T>>& list, std::string_view name) {
+  for (const auto& [n, v] : list)
+    if (n == name) return &v;
+  return nullptr;
+}
+/// Sets `name`'s entry (adding it at the end when new).
+template <class T> T& set_named(std::vector<std::pair<std::string, T>>& list, std::string name) {
+  for (auto& [n, v] : list)
+    if (n == name) return v;
+  return list.emplace_back(std::move(name), T{}).second;
+}
+/// Creates folder `path` and the folders above it that are missing, as
+/// `mkdir -p` (std::filesystem::create_directories without linking it).
+inline void make_directories(const std::string& path) {
+  for (std::size_t end = path.find('/', 1);; end = path.find('/', end + 1)) {
+    ::mkdir(path.substr(0, end).c_str(), 0777);
+    if (end == std::string::npos) return;
+  }
+}
+/// `s` as a whole decimal number (strtoll's syntax), or false.
+inline bool to_integer(const char* s, long long& v) {
+  char* end = nullptr;
+  v = std::strtoll(s, &end, 10);
+  return *s && !*end;
+}
+}  // namespace detail
+
 inline onyx::result<onyx::extents> parse_extents(const std::string& s) {
   onyx::extents e;
   if (s == "scalar") return e;
-  std::size_t pos = 0;
-  while (pos <= s.size()) {
-    auto x = s.find('x', pos);
-    std::string part = s.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
+  for (const char* p = s.c_str();; ++p) {  // parts between 'x's
+    const char* x = std::strchr(p, 'x');
     char* end = nullptr;
-    long long v = std::strtoll(part.c_str(), &end, 10);
-    if (part.empty() || *end || v < 0)
-      return onyx::status(onyx::errc::invalid_argument, "bad shape '" + s + "' (expected e.g. 1x3x224x224 or scalar)");
+    const long long v = std::strtoll(p, &end, 10);
+    if (end == p || end != (x ? x : p + std::strlen(p)) || v < 0)
+      return onyx::failure(onyx::errc::invalid_argument, "bad shape '", s, "' (expected e.g. 1x3x224x224 or scalar)");
     e.push_back(v);
-    if (x == std::string::npos) break;
-    pos = x + 1;
+    if (!x) return e;
+    p = x;
   }
-  return e;
 }
+
+namespace detail {
+/// The options, those before `keep_float16` taking a value.
+enum class option : unsigned char {
+  input, shape, dim, threads, warmup, runs, output_dir, dump_stages, optimization, save_optimized, profile, timeout,
+  max_allocation, keep_float16, profile_summary, help
+};
+struct option_name {
+  const char* name;
+  option id;
+};
+inline constexpr option_name option_names[] = {
+    {"--input", option::input},           {"--shape", option::shape},
+    {"--dim", option::dim},               {"--threads", option::threads},
+    {"--warmup", option::warmup},         {"--runs", option::runs},
+    {"--output-dir", option::output_dir}, {"--dump-stages", option::dump_stages},
+    {"--optimization", option::optimization}, {"--save-optimized", option::save_optimized},
+    {"--profile", option::profile},       {"--timeout", option::timeout},
+    {"--max-allocation", option::max_allocation}, {"--keep-float16", option::keep_float16},
+    {"--profile-summary", option::profile_summary}, {"-h", option::help},
+    {"--help", option::help}};
+}  // namespace detail
 
 /// Parses the command line; `usage` is printed for --help and after an
 /// unknown option. A model path is taken only when `takes_model`.
 inline onyx::result<options> parse_args(int argc, char** argv, const char* usage, bool takes_model = true) {
+  using onyx::errc;
+  using detail::option;
   options o;
   bool model_given = false;
-  auto bad = [](const std::string& m) { return onyx::status(onyx::errc::invalid_argument, m); };
   for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> onyx::result<std::string> {
-      if (i + 1 >= argc) return bad(a + " needs a value");
-      return std::string(argv[++i]);
-    };
-    auto number = [&](int& out) -> onyx::status {
-      ONYX_ASSIGN(auto v, next());
-      char* end = nullptr;
-      long n = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end || n < 0) return bad(a + " expects a non-negative integer, got '" + v + "'");
-      out = static_cast<int>(n);
-      return onyx::ok();
-    };
-    auto name_value = [&](std::string& name, std::string& val) -> onyx::status {
-      ONYX_ASSIGN(auto v, next());
-      auto eq = v.find('=');
-      if (eq == std::string::npos || eq == 0) return bad(a + " expects NAME=VALUE, got '" + v + "'");
-      name = v.substr(0, eq);
-      val = v.substr(eq + 1);
-      return onyx::ok();
-    };
-    if (a == "--input") {
-      std::string n, v;
-      ONYX_TRY(name_value(n, v));
-      o.input_files[n] = v;
-    } else if (a == "--shape") {
-      std::string n, v;
-      ONYX_TRY(name_value(n, v));
-      ONYX_ASSIGN(o.shapes[n], parse_extents(v));
-    } else if (a == "--threads") {
-      ONYX_TRY(number(o.threads));
-    } else if (a == "--warmup") {
-      ONYX_TRY(number(o.warmup));
-    } else if (a == "--runs") {
-      ONYX_TRY(number(o.runs));
-      if (o.runs == 0) return bad("--runs must be at least 1");
-    } else if (a == "--output-dir") {
-      ONYX_ASSIGN(o.output_dir, next());
-    } else if (a == "--dump-stages") {
-      ONYX_ASSIGN(o.dump_stages, next());
-    } else if (a == "--keep-float16") {
-      o.keep_float16 = true;
-    } else if (a == "--dim") {
-      std::string n, v;
-      ONYX_TRY(name_value(n, v));
-      char* end = nullptr;
-      long long d = std::strtoll(v.c_str(), &end, 10);
-      if (v.empty() || *end || d < 0) return bad("--dim " + n + " expects a non-negative integer, got '" + v + "'");
-      o.dims[n] = d;
-    } else if (a == "--optimization") {
-      ONYX_ASSIGN(auto v, next());
-      using L = graph::passes::optimization_level;
-      if (v == "none") o.level = L::none;
-      else if (v == "basic") o.level = L::basic;
-      else if (v == "extended") o.level = L::extended;
-      else if (v == "all") o.level = L::all;
-      else return bad("--optimization expects none, basic, extended or all, got '" + v + "'");
-    } else if (a == "--save-optimized") {
-      ONYX_ASSIGN(o.save_optimized, next());
-    } else if (a == "--profile") {
-      ONYX_ASSIGN(o.profile, next());
-    } else if (a == "--profile-summary") {
-      o.profile_summary = true;
-    } else if (a == "--timeout") {
-      ONYX_ASSIGN(auto v, next());
-      char* end = nullptr;
-      double t = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end || !(t > 0) || t > 1e9) return bad("--timeout expects a positive number of seconds, got '" + v + "'");
-      o.timeout_s = t;
-    } else if (a == "--max-allocation") {
-      ONYX_ASSIGN(auto v, next());
-      char* end = nullptr;
-      long long m = std::strtoll(v.c_str(), &end, 10);
-      if (v.empty() || *end || m <= 0 || m > (1ll << 40))
-        return bad("--max-allocation expects a positive number of MiB, got '" + v + "'");
-      o.max_allocation_bytes = static_cast<std::size_t>(m) << 20;
-    } else if (a == "-h" || a == "--help") {
-      std::fputs(usage, stdout);
-      std::exit(0);
-    } else if (a.starts_with("-")) {
-      return bad("unknown option " + a + "\n" + usage);
-    } else if (!takes_model) {
-      return bad("unexpected argument '" + a + "' (the model is built in)\n" + usage);
-    } else if (model_given) {
-      return bad("more than one model given ('" + o.model + "', '" + a + "')");
-    } else {
+    const std::string_view a = argv[i];
+    const detail::option_name* spec = nullptr;
+    for (const auto& n : detail::option_names)
+      if (std::strcmp(n.name, argv[i]) == 0) spec = &n;
+    if (!spec) {
+      if (a.starts_with("-")) return onyx::failure(errc::invalid_argument, "unknown option ", a, "\n", usage);
+      if (!takes_model)
+        return onyx::failure(errc::invalid_argument, "unexpected argument '", a, "' (the model is built in)\n", usage);
+      if (model_given)
+        return onyx::failure(errc::invalid_argument, "more than one model given ('", o.model, "', '", a, "')");
       o.model = a;
       model_given = true;
+      continue;
+    }
+    const option id = spec->id;
+    const char* v = "";  // the option's value
+    if (id < option::keep_float16) {
+      if (i + 1 >= argc) return onyx::failure(errc::invalid_argument, a, " needs a value");
+      v = argv[++i];
+    }
+    long long n = 0;
+    const bool integer = detail::to_integer(v, n);
+    // NAME=VALUE: the name before the first '=', which must not be empty.
+    const char* eq = std::strchr(v, '=');
+    if (id <= option::dim && (!eq || eq == v))
+      return onyx::failure(errc::invalid_argument, a, " expects NAME=VALUE, got '", v, "'");
+    const std::string name = id <= option::dim ? std::string(v, eq) : std::string();
+    const char* value = id <= option::dim ? eq + 1 : "";
+    if (id >= option::threads && id <= option::runs && (!integer || n < 0))
+      return onyx::failure(errc::invalid_argument, a, " expects a non-negative integer, got '", v, "'");
+    switch (id) {
+      case option::input:
+        detail::set_named(o.input_files, name) = value;
+        break;
+      case option::shape: {
+        ONYX_ASSIGN(detail::set_named(o.shapes, name), parse_extents(value));
+        break;
+      }
+      case option::dim: {
+        long long d = 0;
+        if (!detail::to_integer(value, d) || d < 0)
+          return onyx::failure(errc::invalid_argument, "--dim ", name, " expects a non-negative integer, got '", value,
+                               "'");
+        o.dims[name] = d;
+        break;
+      }
+      case option::threads: o.threads = static_cast<int>(n); break;
+      case option::warmup: o.warmup = static_cast<int>(n); break;
+      case option::runs:
+        o.runs = static_cast<int>(n);
+        if (o.runs == 0) return onyx::failure(errc::invalid_argument, "--runs must be at least 1");
+        break;
+      case option::output_dir: o.output_dir = v; break;
+      case option::dump_stages: o.dump_stages = v; break;
+      case option::optimization: {
+        using L = graph::passes::optimization_level;
+        static constexpr std::string_view levels[] = {"none", "basic", "extended", "all"};
+        static constexpr L level_of[] = {L::none, L::basic, L::extended, L::all};
+        std::size_t k = 0;
+        while (k < 4 && levels[k] != v) ++k;
+        if (k == 4)
+          return onyx::failure(errc::invalid_argument, "--optimization expects none, basic, extended or all, got '", v,
+                               "'");
+        o.level = level_of[k];
+        break;
+      }
+      case option::save_optimized: o.save_optimized = v; break;
+      case option::profile: o.profile = v; break;
+      case option::timeout: {
+        char* end = nullptr;
+        double t = std::strtod(v, &end);
+        if (!*v || *end || !(t > 0) || t > 1e9)
+          return onyx::failure(errc::invalid_argument, "--timeout expects a positive number of seconds, got '", v, "'");
+        o.timeout_s = t;
+        break;
+      }
+      case option::max_allocation:
+        if (!integer || n <= 0 || n > (1ll << 40))
+          return onyx::failure(errc::invalid_argument, "--max-allocation expects a positive number of MiB, got '", v,
+                               "'");
+        o.max_allocation_bytes = static_cast<std::size_t>(n) << 20;
+        break;
+      case option::keep_float16: o.keep_float16 = true; break;
+      case option::profile_summary: o.profile_summary = true; break;
+      case option::help:
+        std::fputs(usage, stdout);
+        std::exit(0);
     }
   }
   return o;
@@ -189,8 +244,8 @@ inline onyx::result<options> parse_args(int argc, char** argv, const char* usage
 /// not an allocation failure.
 inline onyx::result<onyx::tensor> generate(const onyx::io_info& in, const options& o, std::mt19937& gen) {
   onyx::extents e;
-  if (auto it = o.shapes.find(in.name); it != o.shapes.end())
-    e = it->second;
+  if (const auto* given = detail::find_named(o.shapes, in.name))
+    e = *given;
   else
     for (const auto& d : in.type.shape.dims) e.push_back(d.known() ? d.value() : 1);
   std::int64_t n = 1;
@@ -199,60 +254,50 @@ inline onyx::result<onyx::tensor> generate(const onyx::io_info& in, const option
   const double bytes = overflow ? 1e300 : static_cast<double>(onyx::storage_bytes(in.type.type, n));
   const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
   if (bytes > memory)
-    return onyx::status(onyx::errc::invalid_argument, "input '" + in.name + "' of shape " + onyx::to_string(e) +
-                                                          " would take more than this machine's " +
-                                                          std::to_string(static_cast<long long>(memory / (1 << 20))) +
-                                                          " MiB of memory");
+    return onyx::failure(onyx::errc::invalid_argument, "input '", in.name, "' of shape ", onyx::to_string(e),
+                         " would take more than this machine's ", static_cast<long long>(memory / (1 << 20)),
+                         " MiB of memory");
   auto t = onyx::tensor::zeros(in.type.type, e);
+  // One draw per element, in order, for the floating-point types only.
+  using onyx::dtype;
+  const dtype type = in.type.type;
+  if (type != dtype::float32 && type != dtype::float64 && type != dtype::float16 && type != dtype::bfloat16)
+    return t;  // integers 0, bools false, strings empty
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  switch (in.type.type) {
-    case onyx::dtype::float32:
-      for (auto& v : t.values<float>()) v = static_cast<float>(u(gen));
-      break;
-    case onyx::dtype::float64:
-      for (auto& v : t.values<double>()) v = u(gen);
-      break;
-    case onyx::dtype::float16:
-      for (auto& v : t.values<onyx::float16_t>()) v = onyx::to_float16(static_cast<float>(u(gen)));
-      break;
-    case onyx::dtype::bfloat16:
-      for (auto& v : t.values<onyx::bfloat16_t>()) v = onyx::to_bfloat16(static_cast<float>(u(gen)));
-      break;
-    default:
-      break;  // integers 0, bools false, strings empty
+  void* p = t.raw();
+  for (std::int64_t i = 0, count = t.size(); i < count; ++i) {
+    const double v = u(gen);
+    if (type == dtype::float32) static_cast<float*>(p)[i] = static_cast<float>(v);
+    else if (type == dtype::float64) static_cast<double*>(p)[i] = v;
+    else if (type == dtype::float16) static_cast<onyx::float16_t*>(p)[i] = onyx::to_float16(static_cast<float>(v));
+    else static_cast<onyx::bfloat16_t*>(p)[i] = onyx::to_bfloat16(static_cast<float>(v));
   }
   return t;
 }
 
+/// The first elements of `t` (up to 6; float, double, int64, int32 and bool
+/// tensors), "" for other types.
 inline std::string preview(const onyx::tensor& t) {
-  std::string s;
-  auto n = std::min<std::int64_t>(t.size(), 6);
+  using onyx::dtype;
+  const dtype type = t.type();
+  const auto n = std::min<std::int64_t>(t.size(), 6);
+  if (n > 0 && type != dtype::float32 && type != dtype::float64 && type != dtype::int64 && type != dtype::int32 &&
+      type != dtype::boolean)
+    return "";
+  std::string s = "[";
+  const void* p = t.raw();
   char buf[64];
   for (std::int64_t i = 0; i < n; ++i) {
-    double v = 0;
-    switch (t.type()) {
-      case onyx::dtype::float32:
-        v = t.data<float>()[i];
-        break;
-      case onyx::dtype::float64:
-        v = t.data<double>()[i];
-        break;
-      case onyx::dtype::int64:
-        v = static_cast<double>(t.data<std::int64_t>()[i]);
-        break;
-      case onyx::dtype::int32:
-        v = t.data<std::int32_t>()[i];
-        break;
-      case onyx::dtype::boolean:
-        v = t.data<bool>()[i];
-        break;
-      default:
-        return "";
-    }
+    const double v = type == dtype::float32   ? static_cast<const float*>(p)[i]
+                     : type == dtype::float64 ? static_cast<const double*>(p)[i]
+                     : type == dtype::int64   ? static_cast<double>(static_cast<const std::int64_t*>(p)[i])
+                     : type == dtype::int32   ? static_cast<const std::int32_t*>(p)[i]
+                                              : static_cast<const bool*>(p)[i];
     std::snprintf(buf, sizeof buf, "%s%.6g", i ? ", " : "", v);
     s += buf;
   }
-  return "[" + s + (t.size() > n ? ", ...]" : "]");
+  s += t.size() > n ? ", ...]" : "]";
+  return s;
 }
 
 /// The process's peak resident set so far (VmHWM), in KiB; 0 where
@@ -270,12 +315,10 @@ inline double peak_rss_kib() {
 
 /// How a program reads an input file for input `in`, and writes output `t`.
 using read_input_fn = onyx::result<onyx::value> (*)(const onyx::io_info& in, const std::string& file);
-using write_output_fn = onyx::status (*)(const onyx::tensor& t, const std::filesystem::path& path,
-                                         const std::string& name);
+using write_output_fn = onyx::status (*)(const onyx::tensor& t, const std::string& path, const std::string& name);
 /// How a program writes an output that is not a tensor (a sequence, a map);
 /// null where it cannot.
-using write_value_fn = onyx::status (*)(const onyx::value& v, const std::filesystem::path& path,
-                                        const std::string& name);
+using write_value_fn = onyx::status (*)(const onyx::value& v, const std::string& path, const std::string& name);
 
 /// run() without its guard against allocation failures.
 template <class Open>
@@ -302,23 +345,26 @@ int run_unguarded(const std::string& program, const options& o, Open open, read_
   std::printf("session: created in %.3f ms, peak RSS so far %.1f MiB\n",
               std::chrono::duration<double, std::milli>(c1 - c0).count(), peak_rss_kib() / 1024.0);
 
-  for (const auto& [name, file] : o.input_files)
-    if (std::none_of(s.inputs().begin(), s.inputs().end(), [&](auto& i) { return i.name == name; }))
-      return fail("--input " + name + ": the model has no input '" + name + "'");
-  for (const auto& [name, shape] : o.shapes)
-    if (std::none_of(s.inputs().begin(), s.inputs().end(), [&](auto& i) { return i.name == name; }))
-      return fail("--shape " + name + ": the model has no input '" + name + "'");
+  auto has_input = [&](const std::string& name) {
+    for (const auto& i : s.inputs())
+      if (i.name == name) return true;
+    return false;
+  };
+  for (const auto& f : o.input_files)
+    if (!has_input(f.first)) return fail(message("--input ", f.first, ": the model has no input '", f.first, "'"));
+  for (const auto& f : o.shapes)
+    if (!has_input(f.first)) return fail(message("--shape ", f.first, ": the model has no input '", f.first, "'"));
 
   std::mt19937 gen(42);
   std::vector<onyx::named_value> inputs;
   for (const auto& in : s.inputs()) {
-    if (auto it = o.input_files.find(in.name); it != o.input_files.end()) {
-      auto v = read_input(in, it->second);
-      if (!v.ok()) return fail("--input " + in.name + ": " + v.error().message());
+    if (const std::string* file = detail::find_named(o.input_files, in.name)) {
+      auto v = read_input(in, *file);
+      if (!v.ok()) return fail(message("--input ", in.name, ": ", v.error().message()));
       inputs.emplace_back(in.name, std::move(v).value());
     } else {
       if (in.type.kind != onyx::value_kind::tensor)
-        return fail("input '" + in.name + "' is not a tensor; give it with --input");
+        return fail(message("input '", in.name, "' is not a tensor; give it with --input"));
       auto t = generate(in, o, gen);
       if (!t.ok()) return fail(t.error().message());
       inputs.emplace_back(in.name, std::move(t).value());
@@ -347,16 +393,18 @@ int run_unguarded(const std::string& program, const options& o, Open open, read_
       continue;
     }
     const auto& t = outs[i].as_tensor();
-    std::printf("%s: %s %s %s\n", name.c_str(), std::string(onyx::name(t.type())).c_str(),
-                onyx::sym_shape(t.shape()).str().c_str(), preview(t).c_str());
+    const std::string_view type = onyx::name(t.type());
+    std::printf("%s: %.*s [", name.c_str(), static_cast<int>(type.size()), type.data());
+    for (std::size_t d = 0; d < t.rank(); ++d) std::printf(d ? ",%lld" : "%lld", static_cast<long long>(t.shape()[d]));
+    std::printf("] %s\n", preview(t).c_str());
   }
   if (!o.output_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(o.output_dir, ec);
+    detail::make_directories(o.output_dir);  // a failure shows when the first file cannot be created
     for (std::size_t i = 0; i < outs.size(); ++i) {
-      auto path = std::filesystem::path(o.output_dir) / ("output_" + std::to_string(i) + ".pb");
+      const std::string path =
+          message(o.output_dir, o.output_dir.ends_with('/') ? "" : "/", "output_", i, ".pb");
       if (!outs[i].is_tensor()) {
-        if (!write_value) return fail("output " + std::to_string(i) + " is not a tensor; cannot write it");
+        if (!write_value) return fail(message("output ", i, " is not a tensor; cannot write it"));
         if (auto st = write_value(outs[i], path, s.outputs()[i].name); !st.ok()) return fail(st.message());
         continue;
       }
@@ -369,7 +417,12 @@ int run_unguarded(const std::string& program, const options& o, Open open, read_
     if (auto st = s.end_profiling(); !st.ok()) return fail(st.message());
     std::printf("profile: %s\n", o.profile.c_str());
   }
-  std::sort(ms.begin(), ms.end());
+  // qsort: the program's only sort of doubles, one libc call rather than an
+  // instantiation of std::sort.
+  std::qsort(ms.data(), ms.size(), sizeof(double), [](const void* x, const void* y) {
+    const double a = *static_cast<const double*>(x), b = *static_cast<const double*>(y);
+    return (a > b) - (a < b);
+  });
   double median = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
   std::printf("latency: median %.3f ms, min %.3f ms, max %.3f ms over %d runs\n", median, ms.front(), ms.back(),
               o.runs);

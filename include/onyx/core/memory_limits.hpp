@@ -69,23 +69,21 @@ inline std::optional<std::size_t> checked_storage_bytes(dtype t, std::span<const
 }
 
 inline std::string byte_count(std::size_t b) {
-  std::string s = std::to_string(b) + " bytes";
-  if (b >= (std::size_t{1} << 30)) s += " (" + std::to_string(b >> 30) + " GiB)";
-  else if (b >= (std::size_t{1} << 20)) s += " (" + std::to_string(b >> 20) + " MiB)";
-  return s;
+  if (b >= (std::size_t{1} << 30)) return message(b, " bytes (", b >> 30, " GiB)");
+  if (b >= (std::size_t{1} << 20)) return message(b, " bytes (", b >> 20, " MiB)");
+  return message(b, " bytes");
 }
 
 namespace memory_limits_detail {
 [[gnu::noinline, gnu::cold]] inline status allocation_error(const memory_limits& limits, dtype t,
                                                             std::span<const std::int64_t> e,
                                                             std::optional<std::size_t> bytes, const std::string& what) {
-  std::string shape = std::string(name(t)) + " [" + to_string(e) + "]";
+  const std::string shape = to_string(e);
   if (!bytes)
-    return status(errc::resource_exhausted, what + " would be " + shape + ", whose size does not fit in memory");
-  return status(errc::resource_exhausted, what + " would be " + shape + ": " + byte_count(*bytes) +
-                                              ", more than the largest allocation allowed (" +
-                                              byte_count(limits.max_allocation) +
-                                              ", session_options::max_allocation_bytes)");
+    return failure(errc::resource_exhausted, what, " would be ", name(t), " [", shape, "], whose size does not fit in memory");
+  return failure(errc::resource_exhausted, what, " would be ", name(t), " [", shape, "]: ", byte_count(*bytes),
+                 ", more than the largest allocation allowed (", byte_count(limits.max_allocation),
+                 ", session_options::max_allocation_bytes)");
 }
 }  // namespace memory_limits_detail
 

@@ -70,6 +70,14 @@ template <class... A> std::string message(const A&... pieces) {
   return message_detail::join({message_piece(pieces)...});
 }
 
+/// The last component of `path` (after its last '/'), as messages name a
+/// file: what std::filesystem::path::filename() gives, without linking
+/// std::filesystem.
+inline std::string file_name(std::string_view path) {
+  const auto slash = path.rfind('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
 /// status(code, message(pieces...)), made out of line.
 template <class... A> status failure(errc code, const A&... pieces) {
   return message_detail::make(code, {message_piece(pieces)...});

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "onyx/core/message.hpp"
+
 namespace onyx {
 
 using extents = std::vector<std::int64_t>;
@@ -34,7 +36,7 @@ inline std::int64_t element_count(std::span<const std::int64_t> e) {
 inline std::string to_string(std::span<const std::int64_t> e) {
   if (e.empty()) return "scalar";
   std::string s;
-  for (std::size_t i = 0; i < e.size(); ++i) s += (i ? "x" : "") + std::to_string(e[i]);
+  for (std::size_t i = 0; i < e.size(); ++i) s += message(i ? "x" : "", e[i]);
   return s;
 }
 
@@ -55,7 +57,7 @@ class dim {
   std::int64_t value() const { return value_; }
   bool is_unknown() const { return expr_ && expr_->kind == op::symbol && expr_->name == "?"; }
 
-  std::string str() const { return known() ? std::to_string(value_) : expr_->str(); }
+  std::string str() const { return known() ? message(value_) : expr_->str(); }
 
   // Known dims whose sum, difference or product overflows int64 saturate:
   // an extent that large fails every later size check (a model's shape
@@ -117,7 +119,7 @@ class dim {
     std::string str() const {
       if (kind == op::symbol) return name;
       const char* sign = kind == op::add ? "+" : kind == op::sub ? "-" : kind == op::mul ? "*" : "//";
-      return "(" + lhs->str() + sign + rhs->str() + ")";
+      return message("(", lhs->str(), sign, rhs->str(), ")");
     }
   };
   static std::shared_ptr<const node> as_node(const dim& d) {
@@ -166,8 +168,8 @@ struct sym_shape {
   std::string str() const {
     if (!rank_known) return "[?]";
     std::string s = "[";
-    for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + dims[i].str();
-    return s + "]";
+    for (std::size_t i = 0; i < dims.size(); ++i) s += message(i ? "," : "", dims[i].str());
+    return s += "]";
   }
   const dim& operator[](std::size_t i) const { return dims[i]; }
   dim& operator[](std::size_t i) { return dims[i]; }

@@ -42,7 +42,7 @@ struct device {
 
 inline std::string to_string(device d) {
   const char* n = d.kind == device_kind::cpu ? "cpu" : d.kind == device_kind::cpu_test ? "cpu_test" : "cuda";
-  return std::string(n) + ":" + std::to_string(d.index);
+  return message(n, ":", d.index);
 }
 
 /// 64-byte aligned host memory, zero-sized requests give a valid pointer;
@@ -215,16 +215,15 @@ class tensor {
   // The errors of dim() and data<T>(), out of line: one copy of each message,
   // not one per call site and element type.
   [[noreturn, gnu::noinline, gnu::cold]] void dim_out_of_range(std::size_t i) const {
-    throw_error(status(errc::out_of_range, "tensor::dim(" + std::to_string(i) + ") of a rank-" +
-                                               std::to_string(shape_.size()) + " tensor"));
+    throw_error(failure(errc::out_of_range, "tensor::dim(", i, ") of a rank-", shape_.size(), " tensor"));
   }
   [[noreturn, gnu::noinline, gnu::cold]] void read_as_wider(std::size_t element_bytes) const {
-    throw_error(status(errc::invalid_argument, "tensor::data: a " + std::string(name(type_)) + " tensor read as " +
-                                                   std::to_string(element_bytes) + "-byte elements"));
+    throw_error(failure(errc::invalid_argument, "tensor::data: a ", name(type_), " tensor read as ", element_bytes,
+                        "-byte elements"));
   }
   static void check_extents(const extents& shape) {
     for (auto d : shape)
-      if (d < 0) throw_error(status(errc::invalid_argument, "a tensor of shape [" + to_string(shape) + "]: negative dim"));
+      if (d < 0) throw_error(failure(errc::invalid_argument, "a tensor of shape [", to_string(shape), "]: negative dim"));
     if (!checked_storage_bytes(dtype::complex128, shape)) {
 #if defined(__cpp_exceptions)
       throw std::bad_alloc();

@@ -33,7 +33,6 @@
 
 #include <bit>
 #include <cstring>
-#include <filesystem>
 #include <initializer_list>
 #include <memory>
 #include <span>
@@ -282,7 +281,10 @@ class reader {
   void one(std::string& v, int) { v = str(); }
   void one(value_type& v, int) { type(v); }
   void one(tensor& v, int) { tensor_(v); }
-  void one(std::shared_ptr<const graph>& v, int depth) { v = graph_(depth + 1); }
+  void one(std::shared_ptr<const graph>& v, int depth) {
+    if (subgraphs_enabled) v = graph_(depth + 1);
+    else fail("a subgraph attribute, and this program runs none (ONYX_NO_SUBGRAPHS)");
+  }
   template <class T> void one(std::vector<T>& v, int depth) {
     v.resize(count(min_bytes<T>()));
     for (auto& x : v) one(x, depth);
@@ -377,6 +379,7 @@ inline std::shared_ptr<graph> reader::graph_(int depth) {
     nd.raw_attrs.resize(count(6));
     for (auto& a : nd.raw_attrs) {
       attr(a, depth);
+      if (!subgraphs_enabled) continue;  // a subgraph failed the read
       if (auto* sg = std::get_if<std::shared_ptr<const graph>>(&a.data)) nd.subgraphs.push_back(*sg);
       if (auto* v = std::get_if<std::vector<std::shared_ptr<const graph>>>(&a.data))
         nd.subgraphs.insert(nd.subgraphs.end(), v->begin(), v->end());
@@ -455,7 +458,7 @@ inline result<std::string> write(const model& m) {
 }
 
 /// Writes `m` to `path` in the compact form.
-inline status write_file(const model& m, const std::filesystem::path& path) {
+inline status write_file(const model& m, const std::string& path) {
   ONYX_ASSIGN(auto bytes, write(m));
   return write_file_bytes(path, bytes);
 }
@@ -465,9 +468,8 @@ inline status write_file(const model& m, const std::filesystem::path& path) {
 /// static storage, as a model embedded in the program does). Every op the
 /// table lacks is reported at once.
 inline result<model> read(std::span<const std::byte> bytes, std::shared_ptr<const void> owner, const op_table& ops) {
-  auto bad = [](const auto&... why) { return failure(errc::invalid_model, "compact model: ", why...); };
-  if (bytes.size() < header_bytes) return bad("shorter than its header (", bytes.size(), " bytes)");
-  if (std::memcmp(bytes.data(), magic, sizeof magic) != 0) return bad("not an onyx compact model (wrong magic)");
+  if (bytes.size() < header_bytes) return failure(errc::invalid_model, "compact model: ", "shorter than its header (", bytes.size(), " bytes)");
+  if (std::memcmp(bytes.data(), magic, sizeof magic) != 0) return failure(errc::invalid_model, "compact model: ", "not an onyx compact model (wrong magic)");
   auto field = [&](std::size_t offset, auto& v) { std::memcpy(&v, bytes.data() + offset, sizeof v); };
   std::uint32_t ver = 0, hdr = 0;
   std::uint64_t file_bytes = 0, s_off = 0, s_len = 0, d_off = 0, d_len = 0;
@@ -479,12 +481,12 @@ inline result<model> read(std::span<const std::byte> bytes, std::shared_ptr<cons
   field(40, d_off);
   field(48, d_len);
   if (ver != version)
-    return bad("version ", ver, "; this build reads version ", version);
-  if (hdr != header_bytes) return bad("header of ", hdr, " bytes");
+    return failure(errc::invalid_model, "compact model: ", "version ", ver, "; this build reads version ", version);
+  if (hdr != header_bytes) return failure(errc::invalid_model, "compact model: ", "header of ", hdr, " bytes");
   if (file_bytes != bytes.size())
-    return bad("the header says ", file_bytes, " bytes, the file has ", bytes.size(), " (truncated?)");
+    return failure(errc::invalid_model, "compact model: ", "the header says ", file_bytes, " bytes, the file has ", bytes.size(), " (truncated?)");
   auto inside = [&](std::uint64_t off, std::uint64_t len) { return off <= bytes.size() && len <= bytes.size() - off; };
-  if (!inside(s_off, s_len) || !inside(d_off, d_len)) return bad("a section lies outside the file");
+  if (!inside(s_off, s_len) || !inside(d_off, d_len)) return failure(errc::invalid_model, "compact model: ", "a section lies outside the file");
   detail::reader r(bytes.subspan(s_off, s_len), bytes.subspan(d_off, d_len), std::move(owner), ops);
   model m;
   m.ir_version = r.get<decltype(m.ir_version)>();
@@ -501,7 +503,7 @@ inline result<model> read(std::span<const std::byte> bytes, std::shared_ptr<cons
     return failure(errc::unsupported, "this build of onyx has no ", r.missing().size() == 1 ? "operator " : "operators ",
                    list, ", which the model needs");
   }
-  if (!r.done()) return bad("bytes after the main graph");
+  if (!r.done()) return failure(errc::invalid_model, "compact model: ", "bytes after the main graph");
   m.optimized = true;
   return m;
 }
@@ -509,11 +511,11 @@ inline result<model> read(std::span<const std::byte> bytes, std::shared_ptr<cons
 /// Reads .onyx files for a session (`basic_session<R>::open<compact::loader>(path)`):
 /// the file is memory-mapped and its tensors view the mapping.
 struct loader {
-  static result<model> load(const std::filesystem::path& path, const op_table& ops) {
+  static result<model> load(const std::string& path, const op_table& ops) {
     ONYX_ASSIGN(auto file, mapped_file::open(path));
     auto owner = std::make_shared<const mapped_file>(std::move(file));
     auto m = read(owner->bytes(), owner, ops);
-    if (!m.ok()) return std::move(m).error().with_context(path.filename().string());
+    if (!m.ok()) return std::move(m).error().with_context(file_name(path));
     return m;
   }
 };

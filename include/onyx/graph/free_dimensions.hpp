@@ -12,6 +12,7 @@
 #include <map>
 #include <string>
 
+#include "onyx/core/message.hpp"
 #include "onyx/graph/ir.hpp"
 
 namespace onyx::graph {
@@ -28,20 +29,20 @@ inline status fix_free_dimensions(graph& g, const std::map<std::string, std::int
       const std::string sym = d.str();
       if (auto it = sizes.find(sym); it != sizes.end()) {
         if (it->second < 0)
-          return status(errc::invalid_argument, "free dimension '" + sym + "' set to " + std::to_string(it->second) +
-                                                    "; a dim cannot be negative");
+          return failure(errc::invalid_argument, "free dimension '", sym, "' set to ", it->second,
+                         "; a dim cannot be negative");
         d = dim(it->second);
         ++used[sym];
-      } else if (others.find("'" + sym + "'") == std::string::npos) {
-        others += (others.empty() ? "'" : ", '") + sym + "'";
+      } else if (const std::string quoted = message("'", sym, "'"); others.find(quoted) == std::string::npos) {
+        others += message(others.empty() ? "" : ", ", quoted);
       }
     }
   }
   for (const auto& [name, size] : sizes)
     if (!used.count(name))
-      return status(errc::invalid_argument,
-                    "free dimension '" + name + "' is not a symbolic dim of the model's inputs" +
-                        (others.empty() ? std::string(" (they have no other)") : " (their symbolic dims are " + others + ")"));
+      return failure(errc::invalid_argument, "free dimension '", name, "' is not a symbolic dim of the model's inputs",
+                     others.empty() ? " (they have no other)" : " (their symbolic dims are ", others,
+                     others.empty() ? "" : ")");
   return ok();
 }
 

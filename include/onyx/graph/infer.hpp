@@ -166,6 +166,8 @@ inline status infer_graph(const graph& g, inferred& st, const evaluate_fn& evalu
 /// next) and the enclosing graph's types and values for what it captures.
 inline result<std::optional<std::vector<value_type>>> infer_detail::context::infer_subgraph(
     const graph& body, std::span<const value_type> ins) {
+  if (!subgraphs_enabled)
+    return failure(errc::unsupported, "subgraph '", body.name, "': this program runs no subgraphs (ONYX_NO_SUBGRAPHS)");
   if (ins.size() != body.inputs.size())
     return failure(errc::invalid_graph, "subgraph '", body.name, "' takes ", body.inputs.size(),
                    " inputs, the node gives it ", ins.size());

@@ -19,6 +19,16 @@
 
 namespace onyx::graph {
 
+/// Whether this program runs subgraphs (the bodies of If, Loop, Scan,
+/// SequenceMap, FlexAttention): false where ONYX_NO_SUBGRAPHS is defined
+/// (runtime/session.hpp), which links no subgraph inference, compilation or
+/// running, and refuses a model that holds one.
+#if defined(ONYX_NO_SUBGRAPHS)
+inline constexpr bool subgraphs_enabled = false;
+#else
+inline constexpr bool subgraphs_enabled = true;
+#endif
+
 struct value_info {
   std::string name;
   value_type type;               // declared in the model, refined by inference
@@ -41,9 +51,8 @@ struct node {
   /// `Conv 'conv1'`: how messages name a node; a node made by an expansion
   /// also names the model's node it came from.
   std::string label() const {
-    std::string l = op_type + " '" + name + "'";
-    if (!expanded_from.empty()) l += " (expanded from " + expanded_from + ")";
-    return l;
+    if (expanded_from.empty()) return message(op_type, " '", name, "'");
+    return message(op_type, " '", name, "' (expanded from ", expanded_from, ")");
   }
 };
 

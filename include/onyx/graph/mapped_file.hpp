@@ -14,12 +14,11 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
-#include <filesystem>
 #include <span>
 #include <string>
 #include <utility>
 
-#include "onyx/core/status.hpp"
+#include "onyx/core/message.hpp"
 
 namespace onyx::graph {
 
@@ -31,9 +30,9 @@ class mapped_file {
   /// Maps all of `path` read-only (MAP_PRIVATE). An empty file gives an empty
   /// mapping. Errors (errc::io) name the path and the system's reason, e.g.
   /// "cannot open 'w.bin': No such file or directory"; a directory is refused.
-  static result<mapped_file> open(const std::filesystem::path& path) {
+  static result<mapped_file> open(const std::string& path) {
     auto fail = [&](const char* what, int err) {
-      return status(errc::io, std::string(what) + " '" + path.string() + "': " + std::strerror(err));
+      return failure(errc::io, what, " '", path, "': ", std::strerror(err));
     };
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return fail("cannot open", errno);
@@ -45,7 +44,7 @@ class mapped_file {
     }
     if (!S_ISREG(st.st_mode)) {
       ::close(fd);
-      return status(errc::io, "cannot map '" + path.string() + "': not a regular file");
+      return failure(errc::io, "cannot map '", path, "': not a regular file");
     }
     mapped_file f;
     f.path_ = path;
@@ -82,7 +81,7 @@ class mapped_file {
   std::size_t size() const { return size_; }
   std::span<const std::byte> bytes() const { return {data_, size_}; }
   /// The path as given to open().
-  const std::filesystem::path& path() const { return path_; }
+  const std::string& path() const { return path_; }
 
  private:
   void unmap() {
@@ -93,7 +92,7 @@ class mapped_file {
 
   const std::byte* data_ = nullptr;
   std::size_t size_ = 0;
-  std::filesystem::path path_;
+  std::string path_;
 };
 
 }  // namespace onyx::graph

@@ -41,7 +41,8 @@ namespace resolve_detail {
 
 inline status resolve_graph(graph& g, const model& m, const op_table& ops, std::set<std::string>& missing) {
   for (auto& nd : g.nodes) {
-    for (const auto& sg : nd.subgraphs) ONYX_TRY(resolve_graph(const_cast<graph&>(*sg), m, ops, missing));
+    if (subgraphs_enabled)
+      for (const auto& sg : nd.subgraphs) ONYX_TRY(resolve_graph(const_cast<graph&>(*sg), m, ops, missing));
     if (nd.op) continue;
     auto where = [&] { return nd.label(); };
     auto opset = m.opsets.find(nd.domain);

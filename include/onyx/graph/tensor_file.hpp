@@ -15,22 +15,21 @@
 
 #include <bit>
 #include <cstring>
-#include <filesystem>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "onyx/core/status.hpp"
+#include "onyx/core/message.hpp"
 #include "onyx/core/tensor.hpp"
 
 namespace onyx::graph {
 
 /// Writes `bytes` to `path` (created or truncated), with stdio: no iostream.
-inline status write_file_bytes(const std::filesystem::path& path, std::string_view bytes) {
+inline status write_file_bytes(const std::string& path, std::string_view bytes) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return status(errc::io, "cannot create '" + path.string() + "'");
+  if (!f) return failure(errc::io, "cannot create '", path, "'");
   const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  if (std::fclose(f) != 0 || !written) return status(errc::io, "cannot write '" + path.string() + "'");
+  if (std::fclose(f) != 0 || !written) return failure(errc::io, "cannot write '", path, "'");
   return ok();
 }
 
@@ -55,7 +54,7 @@ class wire {
   status bytes(std::string_view& v) {
     std::uint64_t n = 0;
     ONYX_TRY(varint(n));
-    if (n > s_.size() - pos_) return bad("a field of " + std::to_string(n) + " bytes runs past the end");
+    if (n > s_.size() - pos_) return bad("a field of ", n, " bytes runs past the end");
     v = s_.substr(pos_, n);
     pos_ += n;
     return ok();
@@ -74,10 +73,11 @@ class wire {
       case 1: return fixed(8, b);
       case 2: return bytes(b);
       case 5: return fixed(4, b);
-      default: return bad("unsupported wire type " + std::to_string(wire_type));
+      default: return bad("unsupported wire type ", wire_type);
     }
   }
-  static status bad(const std::string& why) { return status(errc::invalid_model, "tensor file: " + why); }
+  /// errc::invalid_model, "tensor file: " and the pieces.
+  template <class... A> static status bad(const A&... why) { return failure(errc::invalid_model, "tensor file: ", why...); }
 
  private:
   std::string_view s_;
@@ -124,104 +124,84 @@ inline void put_bytes(std::string& s, int field, std::string_view b) {
 
 }  // namespace tensor_file_detail
 
-/// The tensor in a TensorProto's bytes; `name`, when given, receives its name.
-inline result<tensor> parse_tensor_proto(std::string_view bytes, std::string* name = nullptr) {
-  using namespace tensor_file_detail;
-  wire w(bytes);
-  std::vector<std::uint64_t> dim_values;
+namespace tensor_file_detail {
+
+/// What a TensorProto's fields hold, before dtype and dims are checked. Each
+/// repeated field's elements as tensor_file_detail::repeated reads them;
+/// int32_data holds every narrow type's values.
+struct fields {
+  std::vector<std::uint64_t> dims, f32, i32, i64, f64, u64;
+  std::vector<std::string> strings;
   std::uint64_t type_code = 0;
   std::string_view raw;
   bool has_raw = false;
-  // Each element's bytes (tensor_file_detail::repeated); int32_data holds
-  // every narrow type's values.
-  std::vector<std::uint64_t> f32, i32, i64, f64, u64;
-  std::vector<std::string> strings;
+};
+
+inline status read_fields(std::string_view bytes, fields& f, std::string* name) {
+  wire w(bytes);
   while (!w.done()) {
     std::uint64_t key = 0;
     ONYX_TRY(w.varint(key));
     const int field = static_cast<int>(key >> 3), wt = static_cast<int>(key & 7);
+    std::string_view s;
     switch (field) {
-      case 1: ONYX_TRY(repeated(w, wt, 0, dim_values)); break;
-      case 2: ONYX_TRY(w.varint(type_code)); break;
-      case 4: ONYX_TRY(repeated(w, wt, 4, f32)); break;
-      case 5: ONYX_TRY(repeated(w, wt, 0, i32)); break;
-      case 6: {
-        std::string_view s;
+      case 1: ONYX_TRY(repeated(w, wt, 0, f.dims)); break;
+      case 2: ONYX_TRY(w.varint(f.type_code)); break;
+      case 4: ONYX_TRY(repeated(w, wt, 4, f.f32)); break;
+      case 5: ONYX_TRY(repeated(w, wt, 0, f.i32)); break;
+      case 6:
         ONYX_TRY(w.bytes(s));
-        strings.emplace_back(s);
+        f.strings.emplace_back(s);
         break;
-      }
-      case 7: ONYX_TRY(repeated(w, wt, 0, i64)); break;
-      case 8: {
-        std::string_view s;
+      case 7: ONYX_TRY(repeated(w, wt, 0, f.i64)); break;
+      case 8:
         ONYX_TRY(w.bytes(s));
-        if (name) *name = std::string(s);
+        if (name) *name = s;
         break;
-      }
-      case 9: ONYX_TRY(w.bytes(raw)); has_raw = true; break;
-      case 10: ONYX_TRY(repeated(w, wt, 8, f64)); break;
-      case 11: ONYX_TRY(repeated(w, wt, 0, u64)); break;
+      case 9: ONYX_TRY(w.bytes(f.raw)); f.has_raw = true; break;
+      case 10: ONYX_TRY(repeated(w, wt, 8, f.f64)); break;
+      case 11: ONYX_TRY(repeated(w, wt, 0, f.u64)); break;
       case 13: return wire::bad("external data is not supported in an input file");
       default: ONYX_TRY(w.skip(wt)); break;
     }
   }
-  if (!is_valid(static_cast<int>(std::min<std::uint64_t>(type_code, 255))))
-    return wire::bad("unknown data_type " + std::to_string(type_code));
-  const auto t = static_cast<dtype>(type_code);
-  const extents dims(dim_values.begin(), dim_values.end());  // two's complement: a negative dim stays negative
+  return ok();
+}
+
+/// The tensor `f` describes (its strings moved out).
+inline result<tensor> make_tensor(fields& f) {
+  if (!is_valid(static_cast<int>(std::min<std::uint64_t>(f.type_code, 255))))
+    return wire::bad("unknown data_type ", f.type_code);
+  const auto t = static_cast<dtype>(f.type_code);
+  const extents dims(f.dims.begin(), f.dims.end());  // two's complement: a negative dim stays negative
   std::int64_t n = 1;
   for (auto d : dims)
     if (d < 0 || __builtin_mul_overflow(n, d, &n) || n > (std::int64_t{1} << 40))
-      return wire::bad("dims " + to_string(dims) + " are negative or too large");
-  const std::string what = std::string(onyx::name(t)) + " " + to_string(dims);
+      return wire::bad("dims ", to_string(dims), " are negative or too large");
+  const std::string what = message(onyx::name(t), " ", to_string(dims));
   auto count_error = [&](const char* field, std::size_t have) {
-    return wire::bad(std::string(field) + " holds " + std::to_string(have) + " values, expected " + std::to_string(n) +
-                     " for " + what);
+    return wire::bad(field, " holds ", have, " values, expected ", n, " for ", what);
   };
   if (t == dtype::string) {
-    if (strings.size() != static_cast<std::size_t>(n)) return count_error("string_data", strings.size());
+    if (f.strings.size() != static_cast<std::size_t>(n)) return count_error("string_data", f.strings.size());
     auto out = tensor::zeros(t, dims);
-    std::move(strings.begin(), strings.end(), out.data<std::string>());
+    std::move(f.strings.begin(), f.strings.end(), out.data<std::string>());
     return out;
   }
   const std::size_t bytes_needed = storage_bytes(t, n);
-  if (has_raw && raw.size() != bytes_needed)
-    return wire::bad("raw_data has " + std::to_string(raw.size()) + " bytes, expected " +
-                     std::to_string(bytes_needed) + " for " + what);
-  // The values present must be the dims' count before anything is
-  // allocated: a few bytes claiming 2^40 elements are an error, not a
-  // terabyte allocation (found by the tensor fuzzer).
-  if (!has_raw && n != 0) {
-    std::size_t have = 0;
-    const char* field = "int32_data";
-    switch (t) {
-      case dtype::float32: have = f32.size(), field = "float_data"; break;
-      case dtype::float64: have = f64.size(), field = "double_data"; break;
-      case dtype::int64: have = i64.size(), field = "int64_data"; break;
-      case dtype::uint32:
-      case dtype::uint64: have = u64.size(), field = "uint64_data"; break;
-      default: have = i32.size(); break;
-    }
-    if (have != static_cast<std::size_t>(n)) return count_error(field, have);
-  }
-  auto out = tensor::uninitialized(t, dims);
-  auto* p = static_cast<char*>(out.raw());
-  if (has_raw) {
-    std::memcpy(p, raw.data(), raw.size());
-    return out;
-  }
-  auto copy = [&](const std::vector<std::uint64_t>& src, const char* field) -> result<tensor> {
-    if (src.size() != static_cast<std::size_t>(n)) return count_error(field, src.size());
-    const std::size_t width = bytes_needed / std::max<std::size_t>(1, static_cast<std::size_t>(n));
-    for (std::size_t i = 0; i < src.size(); ++i) std::memcpy(p + i * width, &src[i], width);  // the low bytes
-    return out;
-  };
+  if (f.has_raw && f.raw.size() != bytes_needed)
+    return wire::bad("raw_data has ", f.raw.size(), " bytes, expected ", bytes_needed, " for ", what);
+  // Where the values of this dtype are when there is no raw_data (int32_data
+  // is counted for a type that must use raw_data, too).
+  const std::vector<std::uint64_t>* src = &f.i32;
+  const char* field = "int32_data";
+  bool raw_only = false;
   switch (t) {
-    case dtype::float32: return copy(f32, "float_data");
-    case dtype::float64: return copy(f64, "double_data");
-    case dtype::int64: return copy(i64, "int64_data");
+    case dtype::float32: src = &f.f32, field = "float_data"; break;
+    case dtype::float64: src = &f.f64, field = "double_data"; break;
+    case dtype::int64: src = &f.i64, field = "int64_data"; break;
     case dtype::uint32:
-    case dtype::uint64: return copy(u64, "uint64_data");
+    case dtype::uint64: src = &f.u64, field = "uint64_data"; break;
     case dtype::int32:
     case dtype::int16:
     case dtype::int8:
@@ -234,25 +214,50 @@ inline result<tensor> parse_tensor_proto(std::string_view bytes, std::string* na
     case dtype::float8e4m3fnuz:
     case dtype::float8e5m2:
     case dtype::float8e5m2fnuz:
-    case dtype::float8e8m0: return copy(i32, "int32_data");
-    default:
-      if (n == 0) return out;
-      return wire::bad("a " + what + " tensor must use raw_data here");
+    case dtype::float8e8m0: break;
+    default: raw_only = true;
   }
+  // The values present must be the dims' count before anything is
+  // allocated: a few bytes claiming 2^40 elements are an error, not a
+  // terabyte allocation (found by the tensor fuzzer).
+  if (!f.has_raw && n != 0 && src->size() != static_cast<std::size_t>(n)) return count_error(field, src->size());
+  auto out = tensor::uninitialized(t, dims);
+  auto* p = static_cast<char*>(out.raw());
+  if (f.has_raw) {
+    std::memcpy(p, f.raw.data(), f.raw.size());
+    return out;
+  }
+  if (raw_only) {
+    if (n == 0) return out;
+    return wire::bad("a ", what, " tensor must use raw_data here");
+  }
+  if (src->size() != static_cast<std::size_t>(n)) return count_error(field, src->size());
+  const std::size_t width = bytes_needed / std::max<std::size_t>(1, static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < src->size(); ++i) std::memcpy(p + i * width, &(*src)[i], width);  // the low bytes
+  return out;
+}
+
+}  // namespace tensor_file_detail
+
+/// The tensor in a TensorProto's bytes; `name`, when given, receives its name.
+inline result<tensor> parse_tensor_proto(std::string_view bytes, std::string* name = nullptr) {
+  tensor_file_detail::fields f;
+  ONYX_TRY(tensor_file_detail::read_fields(bytes, f, name));
+  return tensor_file_detail::make_tensor(f);
 }
 
 /// Reads the tensor in TensorProto file `path`.
-inline result<tensor> read_tensor_proto_file(const std::filesystem::path& path) {
+inline result<tensor> read_tensor_proto_file(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return status(errc::io, "cannot open '" + path.string() + "'");
+  if (!f) return failure(errc::io, "cannot open '", path, "'");
   std::string bytes;
   char buf[65536];
   for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes.append(buf, got);
   const bool failed = std::ferror(f);
   std::fclose(f);
-  if (failed) return status(errc::io, "cannot read '" + path.string() + "'");
+  if (failed) return failure(errc::io, "cannot read '", path, "'");
   auto t = parse_tensor_proto(bytes);
-  if (!t.ok()) return std::move(t).error().with_context(path.string());
+  if (!t.ok()) return std::move(t).error().with_context(path);
   return t;
 }
 
@@ -274,7 +279,7 @@ inline std::string serialize_tensor_proto(const tensor& t, std::string_view name
 }
 
 /// Writes `t` to `path` as a TensorProto named `name`.
-inline status write_tensor_proto_file(const tensor& t, const std::filesystem::path& path, std::string_view name) {
+inline status write_tensor_proto_file(const tensor& t, const std::string& path, std::string_view name) {
   return write_file_bytes(path, serialize_tensor_proto(t, name));
 }
 

@@ -64,8 +64,8 @@ struct signature {
 
 inline std::string to_string(const signature& s) {
   std::string r = "(";
-  for (int i = 0; i < s.n; ++i) r += std::string(i ? ", " : "") + std::string(onyx::name(s.t[i]));
-  return r + ")";
+  for (int i = 0; i < s.n; ++i) r += message(i ? ", " : "", onyx::name(s.t[i]));
+  return r += ")";
 }
 
 /// A graph attribute (an If branch, a Loop body) as its op's inference sees

@@ -162,12 +162,12 @@ inline result<std::pair<const kernel_entry*, const backend_info*>> find_kernel(c
   for (const auto& bk : n.op->kernels)
     for (const auto& e : bk.entries) {
       if (have.size() > 200) break;
-      have += (have.empty() ? "" : ", ") + ops::to_string(e.sig);
+      have += message(have.empty() ? "" : ", ", ops::to_string(e.sig));
     }
   if (!n.op->has_kernels())
     return failure(errc::unsupported, "this build has no kernel for ", n.op->qualified_name());
-  return status(errc::unsupported, "no kernel for type signature " + ops::to_string(sig) + "; this build has " +
-                                       (have.empty() ? std::string("none") : have));
+  return failure(errc::unsupported, "no kernel for type signature ", ops::to_string(sig), "; this build has ",
+                 have.empty() ? "none" : have);
 }
 
 /// Runs `n` once on known inputs with a host kernel: value propagation and
@@ -183,16 +183,28 @@ inline result<std::vector<tensor>> evaluate_node(const graph::node& n, std::span
     outputs.push_back(id >= 0 ? &st.types[id] : nullptr);
     if (id < 0 || st.types[id].kind != value_kind::tensor) continue;
     if (auto e = st.types[id].shape.concrete_extents())
-      ONYX_TRY(check_allocation(limits, st.types[id].type, *e, [&] { return n.label() + ": an output"; }));
+      ONYX_TRY(check_allocation(limits, st.types[id].type, *e, [&] { return message(n.label(), ": an output"); }));
   }
   return catch_allocation_failure([&] { return invoke(*found.first, n.attrs.get(), inputs, outputs, pool); },
                                   [&] { return n.label(); });
 }
 
+#if defined(ONYX_NO_PROPAGATION) && !defined(ONYX_NO_OPTIMIZER)
+#error "ONYX_NO_PROPAGATION needs ONYX_NO_OPTIMIZER: constant folding evaluates nodes through make_evaluator"
+#endif
+
+/// What inference and constant folding evaluate nodes with; empty (nothing
+/// is evaluated, values are computed when the model runs) where
+/// ONYX_NO_PROPAGATION is defined (runtime/session.hpp).
 inline graph::evaluate_fn make_evaluator(const thread_pool* pool, const memory_limits& limits = {}) {
+#if defined(ONYX_NO_PROPAGATION)
+  (void)pool, (void)limits;
+  return nullptr;
+#else
   return [pool, limits](const graph::node& n, std::span<const tensor* const> ins, const graph::inferred& st) {
     return evaluate_node(n, ins, st, pool, limits);
   };
+#endif
 }
 
 struct compile_options {
@@ -220,8 +232,9 @@ inline std::vector<int> consumable_readers(const graph::graph& g) {
     for (const auto& n : body.nodes)
       for (const auto& sg : n.subgraphs) self(*sg, self);
   };
-  for (const auto& n : g.nodes)
-    for (const auto& sg : n.subgraphs) collect(*sg, collect);
+  if (graph::subgraphs_enabled)
+    for (const auto& n : g.nodes)
+      for (const auto& sg : n.subgraphs) collect(*sg, collect);
   for (std::size_t id = 0; id < g.values.size(); ++id)
     if (captured.count(g.values[id].name)) readers[id] = -1;
   for (const auto& n : g.nodes)
@@ -343,6 +356,7 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
       b.state = std::move(st).value();
       release_consumed(*g, *cg, n, consumed, readers);
     }
+    if (!graph::subgraphs_enabled) continue;  // the session refused a model that holds any
     for (const auto& sg : n.subgraphs) {
       auto sub = compile(std::const_pointer_cast<graph::graph>(sg), opt, g.get(), &cg->types);
       if (!sub.ok()) {

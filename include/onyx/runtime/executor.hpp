@@ -157,7 +157,7 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
       if (id < 0 || plan->st.types[id].kind != value_kind::tensor) continue;
       if (auto e = plan->st.types[id].shape.concrete_extents())
         ONYX_TRY(check_allocation(cg.limits, plan->st.types[id].type, *e,
-                                  [&] { return n.label() + ": output '" + g.values[id].name + "'"; }));
+                                  [&] { return message(n.label(), ": output '", g.values[id].name, "'"); }));
     }
     int step = static_cast<int>(plan->steps.size());
     plan->steps.push_back(static_cast<int>(k));
@@ -201,10 +201,10 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
     }
     plan->arena_bytes[d] = scratch_bytes ? scratch_at + scratch_bytes : mp.arena_bytes;
     if (cg.limits.max_arena && plan->arena_bytes[d] > cg.limits.max_arena)
-      return status(errc::resource_exhausted,
-                    "running graph '" + g.name + "' on inputs of these shapes needs an arena of " +
-                        byte_count(plan->arena_bytes[d]) + " for its tensors and kernel scratch, more than allowed (" +
-                        byte_count(cg.limits.max_arena) + ", session_options::max_arena_bytes)");
+      return failure(errc::resource_exhausted, "running graph '", g.name,
+                     "' on inputs of these shapes needs an arena of ", byte_count(plan->arena_bytes[d]),
+                     " for its tensors and kernel scratch, more than allowed (", byte_count(cg.limits.max_arena),
+                     ", session_options::max_arena_bytes)");
   }
   return std::shared_ptr<const shaped_plan>(std::move(plan));
 }
@@ -314,11 +314,11 @@ class node_context final : public kernel_context {
 namespace executor_detail {
 /// errc::cancelled when `rc` was told to stop or is past its deadline.
 inline status check_stop(const run_context& rc, const std::string_view before, const graph::node* n) {
-  auto where = [&] { return n ? std::string(before) + n->label() : std::string(before); };
+  const std::string label = n ? n->label() : std::string();
   if (rc.terminate && rc.terminate->load(std::memory_order_relaxed))
-    return failure(errc::cancelled, "the run was terminated (run_options::terminate was set) ", where());
+    return failure(errc::cancelled, "the run was terminated (run_options::terminate was set) ", before, label);
   if (rc.deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > rc.deadline)
-    return failure(errc::cancelled, "the run passed its deadline (run_options::timeout) ", where());
+    return failure(errc::cancelled, "the run passed its deadline (run_options::timeout) ", before, label);
   return ok();
 }
 }  // namespace executor_detail
@@ -332,10 +332,8 @@ inline status bind_plan(const compiled_graph& cg, const shaped_plan* plan, run_c
     if (rc.arena_bytes[d] < plan->arena_bytes[d]) {
       auto arena = try_allocate_aligned(plan->arena_bytes[d]);
       if (!arena)
-        return status(errc::resource_exhausted,
-                      "running graph '" + g.name + "' on inputs of these shapes needs " +
-                          byte_count(plan->arena_bytes[d]) +
-                          " for its tensors and kernel scratch, more than can be allocated");
+        return failure(errc::resource_exhausted, "running graph '", g.name, "' on inputs of these shapes needs ",
+                       byte_count(plan->arena_bytes[d]), " for its tensors and kernel scratch, more than can be allocated");
       rc.arenas[d] = std::move(arena);
       rc.arena_bytes[d] = plan->arena_bytes[d];
       rc.plan = nullptr;
@@ -383,22 +381,27 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
       ONYX_TRY(executor_detail::check_stop(rc, "before ", &n));
     auto& outs = rc.out_ptrs[s];
     // Outputs the plan did not place: graph outputs (fresh each run) and
-    // values whose extents were unknown until now.
+    // values whose extents were unknown until now. One allocation path for
+    // both (its message names output `id`).
+    int id = -1;
+    auto output_name = [&] { return message(n.label(), ": output '", g.values[id].name, "'"); };
+    auto allocate = [&](value& out, dtype t, const extents& e) {
+      ONYX_TRY(check_allocation(cg.limits, t, e, output_name));
+      return catch_allocation_failure(
+          [&] {
+            out = tensor::uninitialized(t, e, device{cg.devices[id]});
+            return ok();
+          },
+          output_name);
+    };
     bool need_infer = false;
     for (std::size_t i = 0; i < outs.size(); ++i) {
-      int id = n.outputs[i];
+      id = n.outputs[i];
       if (id < 0 || !rc.reset_after_run[id]) continue;
       auto e = plan ? st.types[id].shape.concrete_extents() : std::nullopt;
-      if (e && st.types[id].kind == value_kind::tensor && !st.types[id].optional) {
-        ONYX_TRY(check_allocation(cg.limits, st.types[id].type, *e,
-                                  [&] { return n.label() + ": output '" + g.values[id].name + "'"; }));
-        ONYX_TRY(catch_allocation_failure(
-            [&] {
-              *outs[i] = tensor::uninitialized(st.types[id].type, *e, device{cg.devices[id]});
-              return ok();
-            },
-            [&] { return n.label() + ": output '" + g.values[id].name + "'"; }));
-      } else
+      if (e && st.types[id].kind == value_kind::tensor && !st.types[id].optional)
+        ONYX_TRY(allocate(*outs[i], st.types[id].type, *e));
+      else
         need_infer = true;
     }
     if (need_infer) {
@@ -406,20 +409,13 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
       status is = n.op->infer(n.attrs.get(), inf);
       if (!is.ok()) return std::move(is).with_context(n.label());
       for (std::size_t i = 0; i < outs.size(); ++i) {
-        int id = n.outputs[i];
+        id = n.outputs[i];
         if (id < 0 || !rc.reset_after_run[id]) continue;
         const auto& t = inf.outs_[i];
         auto e = t.shape.concrete_extents();
-        if (e && t.kind == value_kind::tensor && !t.optional && !(*outs[i]).is_tensor()) {
-          ONYX_TRY(check_allocation(cg.limits, t.type, *e,
-                                    [&] { return n.label() + ": output '" + g.values[id].name + "'"; }));
-          ONYX_TRY(catch_allocation_failure(
-              [&] {
-                *outs[i] = tensor::uninitialized(t.type, *e, device{cg.devices[id]});
-                return ok();
-              },
-              [&] { return n.label() + ": output '" + g.values[id].name + "'"; }));
-        } else if (!(*outs[i]).is_tensor())
+        if (e && t.kind == value_kind::tensor && !t.optional && !(*outs[i]).is_tensor())
+          ONYX_TRY(allocate(*outs[i], t.type, *e));
+        else if (!(*outs[i]).is_tensor())
           *outs[i] = value{};  // the kernel allocates it
       }
     }
@@ -430,9 +426,8 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
         return failure(errc::internal, n.label(), ": input '", g.values[n.inputs[i]].name, "' has no value");
       // The device invariant: a kernel only ever reads its own device's memory.
       if (v.is_tensor() && b.kernel != &copy_kernel && v.as_tensor().where().kind != b.backend->device)
-        return status(errc::internal, n.label() + ": input '" + g.values[n.inputs[i]].name + "' is on " +
-                                          to_string(v.as_tensor().where()) + ", the kernel runs on " +
-                                          std::string(b.backend->name));
+        return failure(errc::internal, n.label(), ": input '", g.values[n.inputs[i]].name, "' is on ",
+                       to_string(v.as_tensor().where()), ", the kernel runs on ", b.backend->name);
     }
     node_context ctx(pool, &b, &rc);
     ctx.set_limits(cg.limits);
@@ -474,6 +469,8 @@ inline void finish_run(run_context& rc) {
 }
 
 inline status node_context::run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) {
+  if (!graph::subgraphs_enabled)
+    return status(errc::unsupported, "this program runs no subgraphs (ONYX_NO_SUBGRAPHS)");
   if (index < 0 || index >= static_cast<int>(node_->subgraphs.size()))
     return failure(errc::internal, "subgraph ", index, " does not exist");
   if (!node_->subgraphs[index]) return node_->subgraph_errors[index];  // inference failed for it: see bound_node

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "onyx/core/tensor.hpp"
@@ -24,30 +25,41 @@ struct memory_plan {
   std::size_t arena_bytes = 0;
 };
 
+namespace memory_plan_detail {
+/// Sorts `v` ascending by `T`'s operator<, through libc's qsort: one call
+/// instead of an instantiation of std::sort per element type. Every order
+/// sorted here is total, so the result is std::sort's.
+template <class T> void sort(std::vector<T>& v) {
+  std::qsort(v.data(), v.size(), sizeof(T), [](const void* x, const void* y) {
+    const T& a = *static_cast<const T*>(x);
+    const T& b = *static_cast<const T*>(y);
+    return a < b ? -1 : b < a ? 1 : 0;
+  });
+}
+}  // namespace memory_plan_detail
+
 inline memory_plan plan_memory(const std::vector<live_range>& ranges) {
   auto align = [](std::size_t b) { return (b + tensor_alignment - 1) / tensor_alignment * tensor_alignment; };
-  std::vector<int> order(ranges.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  // Largest first, ties in their given order (stable without stable_sort's
-  // merge code, which a trimmed program would hold only for this).
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return ranges[a].bytes != ranges[b].bytes ? ranges[a].bytes > ranges[b].bytes : a < b;
-  });
+  // Largest first, ties in their given order: (-bytes, index) ascending.
+  std::vector<std::pair<std::size_t, std::size_t>> order(ranges.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = {~ranges[i].bytes, i};
+  memory_plan_detail::sort(order);
 
   memory_plan plan;
   plan.offsets.assign(ranges.size(), 0);
-  std::vector<int> placed;
-  for (int i : order) {
+  std::vector<std::size_t> placed;
+  // Intervals (in bytes) taken by tensors alive at the same time, by offset.
+  std::vector<std::pair<std::size_t, std::size_t>> busy;
+  for (auto [key, i] : order) {
     const auto& r = ranges[i];
     std::size_t size = align(std::max<std::size_t>(r.bytes, 1));
-    // Intervals (in bytes) taken by tensors alive at the same time, by offset.
-    std::vector<std::pair<std::size_t, std::size_t>> busy;
-    for (int j : placed) {
+    busy.clear();
+    for (std::size_t j : placed) {
       const auto& o = ranges[j];
       if (o.first <= r.last && r.first <= o.last)
         busy.emplace_back(plan.offsets[j], plan.offsets[j] + align(std::max<std::size_t>(o.bytes, 1)));
     }
-    std::sort(busy.begin(), busy.end());
+    memory_plan_detail::sort(busy);
     std::size_t offset = 0;
     for (auto [b, e] : busy) {
       if (offset + size <= b) break;

@@ -14,13 +14,25 @@
 // onyx/graph/loader.hpp (onyx::session, compiled into onyx_runtime, does).
 //
 // What a program may leave out, defined for the whole program (the trimmed
-// programs of onyx_add_inference_executable define all four):
+// programs of onyx_add_inference_executable define the first three, the
+// fourth with THREADS serial, and the last two as their op list says):
 //   ONYX_NO_OPTIMIZER    runs optimized models only (compact ones): no
-//                        normalization, passes, stage dumps or .onnx writing
+//                        normalization, passes, stage dumps or .onnx writing,
+//                        nor op resolution (such a model comes bound)
 //   ONYX_NO_PROFILE      no profiler: profile_file and profile_summary are
 //                        refused, ONYX_PROFILE and ONYX_PROFILE_FILE ignored
 //   ONYX_HOST_ONLY       every backend runs on the host: no device copies
 //   ONYX_THREADS_SERIAL  no thread pool: every run on the caller's thread
+//   ONYX_NO_SUBGRAPHS    runs models without subgraphs (If, Loop, Scan,
+//                        SequenceMap bodies) only: no subgraph inference,
+//                        compilation or running; onyx-ops' op list defines it
+//                        when its models hold none
+//   ONYX_NO_PROPAGATION  inference runs no kernel to propagate values (with
+//                        ONYX_NO_OPTIMIZER): values computed from shapes are
+//                        computed when the model runs, and tensors whose
+//                        shapes depend on them are allocated then; onyx-ops'
+//                        op list defines it when every input has a static
+//                        shape (its folding then left nothing to propagate)
 #pragma once
 
 #include <atomic>
@@ -64,7 +76,7 @@ struct session_options {
   /// When set, the main graph is written to this directory as text after
   /// each stage: 00_load.txt, 01_normalize.txt, 02_infer.txt, then one
   /// NN_<pass>.txt per optimization pass (graph/dump.hpp's format).
-  std::filesystem::path dump_stages{};
+  std::string dump_stages{};
   /// Which passes run, as ONNX Runtime's levels (graph/passes/passes.hpp):
   /// none, basic (folding, eliminations, rewrites into standard ops),
   /// extended (fusions into onyx.fused.* ops), all (layout too).
@@ -77,11 +89,11 @@ struct session_options {
   /// .onnx file (onyx's fused ops in their own domain, `onyx.fused`), which
   /// onyx loads again. Needs the .onnx writer: onyx::session, or a Loader
   /// with `save` (graph/loader.hpp's onnx_loader; graph/onnx_writer.hpp).
-  std::filesystem::path optimized_model_filepath{};
+  std::string optimized_model_filepath{};
   /// When set, a Chrome trace of every kernel call and of the session's
   /// creation is written here (runtime/profile.hpp) by end_profiling() or
   /// when the session is destroyed. Unset: ONYX_PROFILE_FILE, if given.
-  std::filesystem::path profile_file{};
+  std::string profile_file{};
   /// Keep kernel time per op type (profile_summary()).
   bool profile_summary = false;
   /// The largest single tensor a run or constant folding may allocate, in
@@ -149,17 +161,17 @@ class session_core {
   /// Loads `path` with `Loader` (an .onnx file: include onyx/graph/loader.hpp)
   /// and prepares it.
   template <class Loader = graph::onnx_loader>
-  static result<std::unique_ptr<session_core>> open(const std::filesystem::path& path, const op_table& ops,
+  static result<std::unique_ptr<session_core>> open(const std::string& path, const op_table& ops,
                                                     const session_options& opt = {}) {
     std::unique_ptr<session_core> s(new session_core(ops, opt));
     ONYX_TRY(catch_allocation_failure([&] { return s->template init_from<Loader>(path); },
-                                      [&] { return path.filename().string(); }));
+                                      [&] { return file_name(path); }));
     return s;
   }
 
   const std::vector<io_info>& inputs() const { return inputs_; }
   const std::vector<io_info>& outputs() const { return outputs_; }
-  int threads() const { return pool_ ? pool_->size() : 1; }
+  int threads() const { return pool() ? pool()->size() : 1; }
 
   /// The main graph's nodes after optimization, in run order, each with the
   /// backend it was bound to (copies between devices included).
@@ -249,7 +261,7 @@ class session_core {
     if (profile()) profile()->count_run();
     ONYX_TRY(runtime::bind_plan(*main_, plan.get(), *rc));
     for (std::size_t i = 0; i < g.inputs.size(); ++i) rc->slots[g.inputs[i]] = *given[i];
-    status st = runtime::execute(*main_, plan.get(), *rc, pool_.get());
+    status st = runtime::execute(*main_, plan.get(), *rc, pool());
     outputs.clear();
     if (st.ok())
       for (int id : g.outputs) {
@@ -275,11 +287,9 @@ class session_core {
 
  protected:
   session_core(const op_table& ops, const session_options& opt) : ops_(ops), opt_(opt) {
+#if !defined(ONYX_THREADS_SERIAL)  // the serial thread policy: no pool, every run on the caller's thread
     int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-#if !defined(ONYX_THREADS_SERIAL)
     if (threads > 1) pool_ = std::make_unique<thread_pool>(threads);
-#else
-    (void)threads;  // the serial thread policy: no pool, every run on the caller's thread
 #endif
 #if !defined(ONYX_NO_PROFILE)
     profile_ = runtime::op_profile::from_environment();
@@ -295,14 +305,14 @@ class session_core {
   }
 #endif
 
-  template <class Loader> status init_from(const std::filesystem::path& path) {
+  template <class Loader> status init_from(const std::string& path) {
     static_assert(session_detail::complete<Loader>,
                   "reading a model file needs its loader: include onyx/graph/loader.hpp for .onnx files");
     const auto t0 = runtime::op_profile::clock::now();
     ONYX_ASSIGN(model_, Loader::load(path, ops_));
     if (profile()) profile()->add_stage("load", t0);
     status st = prepare<Loader>();
-    if (!st.ok()) return std::move(st).with_context(path.filename().string());
+    if (!st.ok()) return std::move(st).with_context(file_name(path));
     return ok();
   }
 
@@ -314,7 +324,7 @@ class session_core {
   /// Whether `W::save(model, path)` exists (the .onnx loader's, when included).
   template <class W> static constexpr bool can_save() {
     if constexpr (session_detail::complete<W>)
-      return requires(const graph::model& m, const std::filesystem::path& p) { W::save(m, p); };
+      return requires(const graph::model& m, const std::string& p) { W::save(m, p); };
     else
       return false;
   }
@@ -341,7 +351,30 @@ class session_core {
       if (profile()) profile()->add_stage(std::string(stage), stage_start);
       stage_start = clock::now();
     };
+#if defined(ONYX_NO_SUBGRAPHS)
+    if (model_.main)
+      for (const auto& n : model_.main->nodes)
+        if (!n.subgraphs.empty())
+          return failure(errc::unsupported, n.label(), ": holds a subgraph, and this program runs none (ONYX_NO_SUBGRAPHS)");
+#endif
+#if defined(ONYX_NO_OPTIMIZER)
+    // An optimized model comes bound to its ops: the compact reader binds
+    // each node and names every op the table lacks, optimize_model resolves.
+    if (!model_.main) return status(errc::invalid_model, "the model has no graph");
+    auto unbound = [](const graph::graph& g, auto& self) -> const graph::node* {
+      for (const auto& n : g.nodes) {
+        if (!n.op) return &n;
+        if (graph::subgraphs_enabled)
+          for (const auto& sg : n.subgraphs)
+            if (const graph::node* u = self(*sg, self)) return u;
+      }
+      return nullptr;
+    };
+    if (const graph::node* n = unbound(*model_.main, unbound))
+      return failure(errc::invalid_model, n->label(), ": not bound to an op (an optimized model's nodes are bound when it is read)");
+#else
     ONYX_TRY(graph::resolve_ops(model_, ops_));
+#endif
     ONYX_TRY(graph::fix_free_dimensions(*model_.main, opt_.free_dimensions));
     ONYX_TRY(dump("load", *model_.main));
 #if !defined(ONYX_NO_OPTIMIZER)
@@ -366,7 +399,7 @@ class session_core {
       }
     }
 #endif
-    runtime::compile_options co{optimize && !model_.optimized, pool_.get(), ops_, {}, passes,
+    runtime::compile_options co{optimize && !model_.optimized, pool(), ops_, {}, passes,
                                 memory_limits::with_defaults(opt_.max_allocation_bytes, opt_.max_arena_bytes)};
 #if !defined(ONYX_NO_OPTIMIZER)
     if (dump.enabled() || profile())
@@ -387,7 +420,7 @@ class session_core {
   std::string input_list() const {
     std::string s;
     for (const auto& i : inputs_)
-      s += (s.empty() ? "" : ", ") + i.name + " (" + std::string(name(i.type.type)) + " " + i.type.shape.str() + ")";
+      s += message(s.empty() ? "" : ", ", i.name, " (", name(i.type.type), " ", i.type.shape.str(), ")");
     return s.empty() ? "none" : s;
   }
 
@@ -398,16 +431,16 @@ class session_core {
     if (!v.is_tensor()) return ok();
     const tensor& t = v.as_tensor();
     if (t.type() != want.type.type)
-      return status(errc::invalid_argument, "input '" + want.name + "' has dtype " + std::string(name(t.type())) +
-                                                ", expected " + std::string(name(want.type.type)));
+      return failure(errc::invalid_argument, "input '", want.name, "' has dtype ", name(t.type()), ", expected ",
+                     name(want.type.type));
     const auto& s = want.type.shape;
     if (!s.rank_known) return ok();
     bool match = s.rank() == t.rank();
     for (std::size_t d = 0; match && d < s.rank(); ++d)
       if (s[d].known() && s[d].value() != t.dim(d)) match = false;
     if (!match)
-      return status(errc::invalid_argument, "input '" + want.name + "' has shape " + sym_shape(t.shape()).str() +
-                                                ", expected " + s.str());
+      return failure(errc::invalid_argument, "input '", want.name, "' has shape ", sym_shape(t.shape()).str(),
+                     ", expected ", s.str());
     return ok();
   }
 
@@ -419,7 +452,7 @@ class session_core {
         plans_.splice(plans_.begin(), plans_, it);  // most recently used first
         return plans_.front();
       }
-    ONYX_ASSIGN(auto plan, runtime::make_shaped_plan(*main_, std::move(types), std::move(key), pool_.get()));
+    ONYX_ASSIGN(auto plan, runtime::make_shaped_plan(*main_, std::move(types), std::move(key), pool()));
     plans_.push_front(plan);
     if (plans_.size() > opt_.plan_cache_size) plans_.pop_back();
     return plan;
@@ -439,7 +472,14 @@ class session_core {
 
   op_table ops_;
   session_options opt_;
+#if defined(ONYX_THREADS_SERIAL)
+  // The serial thread policy: no pool member, so neither the pool's
+  // destructor nor its threads and condition variables are linked.
+  static const thread_pool* pool() { return nullptr; }
+#else
+  const thread_pool* pool() const { return pool_.get(); }
   std::unique_ptr<thread_pool> pool_;
+#endif
 #if defined(ONYX_NO_PROFILE)
   // Built without profiling (onyx_add_inference_executable's programs): every
   // `if (profile())` tests a constant, so no profile code is linked.
@@ -466,10 +506,10 @@ template <class Registry> class basic_session : public session_core {
   /// Loads and prepares `path` with `Loader` (include onyx/graph/loader.hpp
   /// for .onnx files); throws onyx::error naming what is wrong.
   template <class Loader = graph::onnx_loader>
-  explicit basic_session(const std::filesystem::path& path, const session_options& opt = {})
+  explicit basic_session(const std::string& path, const session_options& opt = {})
       : session_core(Registry::table(), opt) {
     throw_if(catch_allocation_failure([&] { return this->template init_from<Loader>(path); },
-                                      [&] { return path.filename().string(); }));
+                                      [&] { return file_name(path); }));
   }
   /// Prepares a model already in graph form (no file, no protobuf).
   explicit basic_session(graph::model m, const session_options& opt = {}) : session_core(Registry::table(), opt) {
@@ -478,8 +518,7 @@ template <class Registry> class basic_session : public session_core {
   }
 #endif
   template <class Loader = graph::onnx_loader>
-  static result<std::unique_ptr<session_core>> open(const std::filesystem::path& path,
-                                                    const session_options& opt = {}) {
+  static result<std::unique_ptr<session_core>> open(const std::string& path, const session_options& opt = {}) {
     return session_core::open<Loader>(path, Registry::table(), opt);
   }
   static result<std::unique_ptr<session_core>> open(graph::model m, const session_options& opt = {}) {
