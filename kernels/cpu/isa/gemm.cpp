@@ -113,12 +113,14 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
     do {  // K == 0 still takes one pass: C = beta*C + bias
       const int64_t kc = std::min(kc_block, g.K - pc);
       const bool last = pc + kc >= g.K;
-      // B with contiguous rows is packed by the first tile of each panel
-      // (f32_gemm_packing), its FMAs hiding the raw rows' latency; edge
-      // panels (fewer than nr columns) are packed before.
-      const bool pack_in_tile = !g.b.packed && g.b.w_contiguous;
-      const panels b = pack_in_tile ? panels{b_buffer.get((nc + nr - 1) / nr * kc * nr), kc * nr}
-                                    : slice(g.b, g.K, jc, nc, pc, kc, nr, b_buffer, *g.kernels);
+      // B not prepacked is packed panel by panel during the first MC block:
+      // a whole panel of contiguous rows by its first tile (f32_gemm_packing,
+      // the FMAs hiding the raw rows' latency), any other panel just before
+      // its tiles, a last one of at most gemm_narrow_nr columns at that width
+      // for the narrow kernel (196 columns: 6 x 32 + 4 wasted 28 of 224).
+      const bool packs_b = !g.b.packed;
+      float* const b_own = packs_b ? b_buffer.get((nc + nr - 1) / nr * kc * nr) : nullptr;
+      const panels b = packs_b ? panels{b_own, kc * nr} : slice(g.b, g.K, jc, nc, pc, kc, nr, b_buffer, *g.kernels);
       for (int64_t ic = m0; ic < m1; ic += mc_block) {
         const int64_t mc = std::min(mc_block, m1 - ic);
         const panels a = slice(g.a, g.K, ic, mc, pc, kc, mr, a_buffer, *g.kernels);
@@ -131,26 +133,25 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
         for (int64_t jr = 0; jr < nc; jr += nr) {
           p.col_bias = last && col_bias ? col_bias + jc + jr : nullptr;
           const int n = static_cast<int>(std::min<int64_t>(nr, nc - jr));
-          float* const b_panel = const_cast<float*>(b.data) + (jr / nr) * b.stride;
-          const float* const b_raw = g.b.data + pc * g.b.ld + jc + jr;
-          bool unpacked = pack_in_tile && ic == m0;
-          // A last panel of at most gemm_narrow_nr columns packed here runs
-          // on the narrow kernel (196 columns: 6 x 32 + 4 wasted 28 of 224).
-          const bool narrow = !g.b.packed && n < nr && n <= g.kernels->gemm_narrow_nr;
-          if (ic == m0 && (narrow || (unpacked && n < nr))) {
-            const float* src = g.b.w_contiguous ? b_raw : g.b.data + (jc + jr) * g.b.ld + pc;
-            g.kernels->f32_gemm_pack(src, g.b.ld, g.b.w_contiguous, n, kc, narrow ? g.kernels->gemm_narrow_nr : nr,
-                                     b_panel, b.stride);
+          const bool narrow = packs_b && n < nr && n <= g.kernels->gemm_narrow_nr;
+          const float* const b_panel = b.data + (jr / nr) * b.stride;
+          const float* b_raw = nullptr;  // set while the panel's first tile still has to pack it
+          if (packs_b && ic == m0) {
+            const float* src = g.b.w_contiguous ? g.b.data + pc * g.b.ld + jc + jr : g.b.data + (jc + jr) * g.b.ld + pc;
+            if (g.b.w_contiguous && n == nr)
+              b_raw = src;
+            else
+              g.kernels->f32_gemm_pack(src, g.b.ld, g.b.w_contiguous, n, kc, narrow ? g.kernels->gemm_narrow_nr : nr,
+                                       b_own + (jr / nr) * b.stride, b.stride);
           }
-          if (n < nr) unpacked = false;
           const isa::f32_gemm_fn gemm = narrow ? g.kernels->f32_gemm_narrow : g.kernels->f32_gemm;
           for (int64_t ir = 0; ir < mc; ir += mr) {
             p.row_bias = last && row_bias ? row_bias + ic + ir : nullptr;
             float* c = g.C + (ic + ir) * g.ldc + jc + jr;
             const int m = static_cast<int>(std::min<int64_t>(mr, mc - ir));
             const float* a_panel = a.data + (ir / mr) * a.stride;
-            if (unpacked && ir == 0)
-              g.kernels->f32_gemm_packing(kc, a_panel, b_raw, g.b.ld, b_panel, c, g.ldc, m, n, p);
+            if (b_raw && ir == 0)
+              g.kernels->f32_gemm_packing(kc, a_panel, b_raw, g.b.ld, b_own + (jr / nr) * b.stride, c, g.ldc, m, n, p);
             else
               gemm(kc, a_panel, b_panel, c, g.ldc, m, n, p);
             if (last && then)
