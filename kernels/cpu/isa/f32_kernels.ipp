@@ -207,6 +207,9 @@ void accumulate_by_lane(std::int64_t kc, const float* a, const float* b, vec (&a
 #endif
 }
 
+void gemm_pack(const float* src, std::int64_t ld, bool w_contiguous, std::int64_t wn, std::int64_t kn, int width,
+               float* dst, std::int64_t panel_stride);
+
 // With PackB, `b` is the unpacked operand (row k of the panel at b + k*ldb)
 // and the tile also writes the packed panel to b_out, so the first tile of a
 // panel packs it while its FMAs run (a separate packing pass costs small-M
@@ -230,8 +233,7 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
   }
   if constexpr (uses_neon) {
     if constexpr (PackB) {
-      for (std::int64_t k = 0; k < kc; ++k)
-        for (int j = 0; j < NR; ++j) b_out[k * NR + j] = b[k * ldb + j];
+      gemm_pack(b, ldb, true, NR, kc, NR, b_out, kc * NR);
       b = b_out;
     }
     accumulate_by_lane<MR, NV>(kc, a, b, acc);
