@@ -188,11 +188,18 @@ class plan_info : public plan_info_base {
   const typename Op::attributes& attrs() const { return *static_cast<const typename Op::attributes*>(attrs_); }
 };
 
-/// What a kernel's `plan` returns: its per-shape object and scratch bytes.
+/// What a kernel's `plan` returns: its per-shape object and scratch bytes,
+/// and, for a kernel that only copies some inputs unchanged into output 0
+/// (Concat), where each lands: `inputs_in_output[i]` is input i's byte offset
+/// in output 0 when the input is copied there as one contiguous block, else
+/// -1. The planner may then place such an input right there, so its producer
+/// writes it in place; the kernel must skip the copy of an input whose data
+/// already sits at its offset.
 template <class P>
 struct planned {
   P plan;
   std::size_t scratch_bytes = 0;
+  std::vector<std::int64_t> inputs_in_output;
 };
 
 /// Lays out typed arrays in one scratch block, each 64-byte aligned: `plan`
@@ -211,6 +218,7 @@ struct scratch_layout {
 struct kernel_plan {
   std::shared_ptr<const void> object;
   std::size_t scratch_bytes = 0;
+  std::vector<std::int64_t> inputs_in_output;  // see planned
 };
 
 }  // namespace onyx

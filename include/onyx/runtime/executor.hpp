@@ -170,17 +170,54 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
   plan->step_plans.resize(plan->steps.size());
   for (std::size_t s = 0; s < plan->steps.size(); ++s)
     ONYX_TRY(executor_detail::plan_step(cg.nodes[plan->steps[s]], plan->st, pool, plan->step_plans[s]));
+  // The intermediate tensors the arena holds.
+  auto plannable = [&](int id) {
+    const auto& t = plan->st.types[id];
+    return first[id] >= 0 && !is_output[id] && !plan->st.known[id] && t.kind == value_kind::tensor && !t.optional &&
+           t.type != dtype::string && t.shape.concrete_extents();
+  };
+  auto bytes_of = [&](int id) {
+    const auto& t = plan->st.types[id];
+    return storage_bytes(t.type, element_count(*t.shape.concrete_extents()));
+  };
+  // Inputs a kernel only copies into its output 0 (Concat at batch 1, see
+  // planned::inputs_in_output) live inside that output's buffer: their
+  // producers write them in place, the kernel skips their copies, and the
+  // shared buffer lives from the first of them to the last reader of any.
+  // An input joins one such buffer at most, a buffer never joins another,
+  // and its offset must keep the 64-byte alignment kernels may rely on.
+  std::vector<int> host(g.values.size(), -1);  // input placed in this value's buffer
+  std::vector<std::size_t> offset_in_host(g.values.size(), 0);
+  std::vector<char> is_host(g.values.size(), 0);
+  for (std::size_t s = 0; s < plan->steps.size(); ++s) {
+    const auto& sp = plan->step_plans[s];
+    if (!sp.planned || sp.kernel.inputs_in_output.empty()) continue;
+    const auto& n = *cg.nodes[plan->steps[s]].node;
+    const int out = n.outputs.empty() ? -1 : n.outputs[0];
+    if (out < 0 || !plannable(out) || host[out] >= 0) continue;
+    for (std::size_t i = 0; i < n.inputs.size() && i < sp.kernel.inputs_in_output.size(); ++i) {
+      const int id = n.inputs[i];
+      const std::int64_t at = sp.kernel.inputs_in_output[i];
+      if (id < 0 || id == out || at < 0 || at % static_cast<std::int64_t>(tensor_alignment) != 0 || !plannable(id) ||
+          host[id] >= 0 || is_host[id] || cg.devices[id] != cg.devices[out] ||
+          std::count(n.inputs.begin(), n.inputs.end(), id) != 1 ||
+          static_cast<std::size_t>(at) + bytes_of(id) > bytes_of(out))
+        continue;
+      host[id] = out;
+      offset_in_host[id] = static_cast<std::size_t>(at);
+      is_host[out] = 1;
+      first[out] = std::min(first[out], first[id]);
+      last[out] = std::max(last[out], last[id]);
+    }
+  }
   // One arena per device: tensors are planned among those of their device.
   plan->offsets.assign(g.values.size(), unplanned);
   for (int d = 0; d < device_kinds; ++d) {
     std::vector<live_range> ranges;
     for (std::size_t id = 0; id < g.values.size(); ++id) {
-      if (first[id] < 0 || is_output[id] || plan->st.known[id] || static_cast<int>(cg.devices[id]) != d) continue;
-      const auto& t = plan->st.types[id];
-      auto e = t.shape.concrete_extents();
-      if (t.kind != value_kind::tensor || t.optional || !e || t.type == dtype::string) continue;
-      ranges.push_back({static_cast<int>(id), first[id], std::max(last[id], first[id]),
-                        storage_bytes(t.type, element_count(*e))});
+      const int v = static_cast<int>(id);
+      if (static_cast<int>(cg.devices[id]) != d || !plannable(v) || host[id] >= 0) continue;
+      ranges.push_back({v, first[id], std::max(last[id], first[id]), bytes_of(v)});
     }
     auto mp = plan_memory(ranges);
     for (std::size_t i = 0; i < ranges.size(); ++i) plan->offsets[ranges[i].value] = mp.offsets[i];
@@ -206,6 +243,8 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
                      " for its tensors and kernel scratch, more than allowed (", byte_count(cg.limits.max_arena),
                      ", session_options::max_arena_bytes)");
   }
+  for (std::size_t id = 0; id < g.values.size(); ++id)
+    if (host[id] >= 0) plan->offsets[id] = plan->offsets[host[id]] + offset_in_host[id];
   return std::shared_ptr<const shaped_plan>(std::move(plan));
 }
 

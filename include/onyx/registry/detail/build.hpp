@@ -108,7 +108,13 @@ result<kernel_plan> plan_thunk(const plan_info_base& p) {
   if (!r.ok()) return std::move(r).error();
   auto&& v = std::move(r).value();
   using P = std::remove_cvref_t<decltype(v.plan)>;
-  return kernel_plan{std::make_shared<const P>(std::move(v.plan)), v.scratch_bytes};
+  if constexpr (std::is_empty_v<P>) {  // no state: a non-null pointer that owns nothing, no allocation
+    static constexpr P none{};
+    return kernel_plan{std::shared_ptr<const void>(std::shared_ptr<const void>(), &none), v.scratch_bytes,
+                       std::move(v.inputs_in_output)};
+  } else {
+    return kernel_plan{std::make_shared<const P>(std::move(v.plan)), v.scratch_bytes, std::move(v.inputs_in_output)};
+  }
 }
 
 template <class Op, class B, ops::signature S>
