@@ -132,3 +132,45 @@ TEST_CASE("Concat with more than one row, or one input twice, copies", "[concat_
   CHECK(q.offset("a") != q.offset("c") + 16 * 4 * 4 * sizeof(float));
   check_runs(twice, 1, true, 1);
 }
+
+TEST_CASE("Concat chains (DenseNet's blocks) share one buffer", "[concat_in_place]") {
+  // x [1, 16, 4, 4]: c1 = Concat(Relu(x), Neg(x)); c2 = Concat(c1, Abs(c1 read
+  // as a block of 16 channels)); y = Sigmoid(c2).
+  graph::model_builder b{17};
+  auto x = b.input("x", dtype::float32, {1, 16, 4, 4});
+  auto a = b.node("Relu", {x}, {}, std::vector<std::string>{"a"})[0];
+  auto n = b.node("Neg", {x}, {}, std::vector<std::string>{"b"})[0];
+  auto c1 = b.node("Concat", {a, n}, {{"axis", 1}}, std::vector<std::string>{"c1"})[0];
+  auto e = b.node("ReduceMax", {c1, b.initializer("axes", tensor::from<std::int64_t>({1}, {1}))}, {{"keepdims", 1}},
+                  std::vector<std::string>{"e"})[0];  // [1, 1, 4, 4]: max(Relu(x), -x) = |x|
+  auto c2 = b.node("Concat", {c1, e}, {{"axis", 1}}, std::vector<std::string>{"c2"})[0];
+  b.output(b.node("Sigmoid", {c2}, {}, std::vector<std::string>{"y"})[0], dtype::float32);
+  auto path = test::temp_path("concat_chain.onnx");
+  REQUIRE(b.save(path).ok());
+
+  auto p = plan(path, {1, 16, 4, 4});
+  const std::size_t c = p.offset("c2"), block = 16 * 4 * 4 * sizeof(float);
+  REQUIRE(c != runtime::unplanned);
+  CHECK(p.offset("c1") == c);
+  CHECK(p.offset("a") == c);
+  CHECK(p.offset("b") == c + block);
+  CHECK(p.offset("e") == c + 2 * block);
+
+  std::vector<float> xs(256);
+  for (int i = 0; i < 256; ++i) xs[static_cast<std::size_t>(i)] = static_cast<float>(i % 29 - 14) / 4.0f;
+  std::vector<float> want;
+  auto sig = [](float v) { return 1.0f / (1.0f + std::exp(-v)); };
+  for (float v : xs) want.push_back(sig(std::max(v, 0.0f)));
+  for (float v : xs) want.push_back(sig(-v));
+  for (int i = 0; i < 16; ++i) {
+    float m = 0;
+    for (int ch = 0; ch < 16; ++ch) m = std::max(m, std::abs(xs[static_cast<std::size_t>(ch * 16 + i)]));
+    want.push_back(sig(m));
+  }
+  session s(path, {.threads = 2});
+  for (int run = 0; run < 2; ++run) {
+    auto outs = s.run({named_value{"x", tensor::from(xs, {1, 16, 4, 4})}});
+    REQUIRE(outs.size() == 1);
+    test::require_close(outs[0].as_tensor(), want, 1e-6, 1e-6);
+  }
+}

@@ -184,11 +184,13 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
   // planned::inputs_in_output) live inside that output's buffer: their
   // producers write them in place, the kernel skips their copies, and the
   // shared buffer lives from the first of them to the last reader of any.
-  // An input joins one such buffer at most, a buffer never joins another,
-  // and its offset must keep the 64-byte alignment kernels may rely on.
+  // An input joins one such buffer at most, and its offset must keep the
+  // 64-byte alignment kernels may rely on. A Concat's output may itself join
+  // a later Concat's (DenseNet's blocks, Concat(previous, new) layer after
+  // layer: the whole block is then one buffer, each layer writing its
+  // channels in place); offsets add up along the chain.
   std::vector<int> host(g.values.size(), -1);  // input placed in this value's buffer
   std::vector<std::size_t> offset_in_host(g.values.size(), 0);
-  std::vector<char> is_host(g.values.size(), 0);
   for (std::size_t s = 0; s < plan->steps.size(); ++s) {
     const auto& sp = plan->step_plans[s];
     if (!sp.planned || sp.kernel.inputs_in_output.empty()) continue;
@@ -199,13 +201,12 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
       const int id = n.inputs[i];
       const std::int64_t at = sp.kernel.inputs_in_output[i];
       if (id < 0 || id == out || at < 0 || at % static_cast<std::int64_t>(tensor_alignment) != 0 || !plannable(id) ||
-          host[id] >= 0 || is_host[id] || cg.devices[id] != cg.devices[out] ||
+          host[id] >= 0 || cg.devices[id] != cg.devices[out] ||
           std::count(n.inputs.begin(), n.inputs.end(), id) != 1 ||
           static_cast<std::size_t>(at) + bytes_of(id) > bytes_of(out))
         continue;
       host[id] = out;
       offset_in_host[id] = static_cast<std::size_t>(at);
-      is_host[out] = 1;
       first[out] = std::min(first[out], first[id]);
       last[out] = std::max(last[out], last[id]);
     }
@@ -243,8 +244,13 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
                      " for its tensors and kernel scratch, more than allowed (", byte_count(cg.limits.max_arena),
                      ", session_options::max_arena_bytes)");
   }
-  for (std::size_t id = 0; id < g.values.size(); ++id)
-    if (host[id] >= 0) plan->offsets[id] = plan->offsets[host[id]] + offset_in_host[id];
+  for (std::size_t id = 0; id < g.values.size(); ++id) {
+    if (host[id] < 0) continue;
+    std::size_t at = 0;
+    int root = static_cast<int>(id);
+    for (; host[root] >= 0; root = host[root]) at += offset_in_host[root];
+    plan->offsets[id] = plan->offsets[root] + at;  // roots are planned above, never members
+  }
   return std::shared_ptr<const shaped_plan>(std::move(plan));
 }
 
