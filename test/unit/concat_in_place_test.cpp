@@ -141,8 +141,8 @@ TEST_CASE("Concat chains (DenseNet's blocks) share one buffer", "[concat_in_plac
   auto a = b.node("Relu", {x}, {}, std::vector<std::string>{"a"})[0];
   auto n = b.node("Neg", {x}, {}, std::vector<std::string>{"b"})[0];
   auto c1 = b.node("Concat", {a, n}, {{"axis", 1}}, std::vector<std::string>{"c1"})[0];
-  auto e = b.node("ReduceMax", {c1, b.initializer("axes", tensor::from<std::int64_t>({1}, {1}))}, {{"keepdims", 1}},
-                  std::vector<std::string>{"e"})[0];  // [1, 1, 4, 4]: max(Relu(x), -x) = |x|
+  auto e = b.node("ReduceMax", {c1}, {{"axes", std::vector<std::int64_t>{1}}, {"keepdims", 1}},
+                  std::vector<std::string>{"e"})[0];  // [1, 1, 4, 4]: max(Relu(x), -x) = |x| (opset 17: axes attribute)
   auto c2 = b.node("Concat", {c1, e}, {{"axis", 1}}, std::vector<std::string>{"c2"})[0];
   b.output(b.node("Sigmoid", {c2}, {}, std::vector<std::string>{"y"})[0], dtype::float32);
   auto path = test::temp_path("concat_chain.onnx");

@@ -29,8 +29,14 @@ inline dim dim_product(const sym_shape& s, std::size_t begin, std::size_t end) {
   return p;
 }
 
-/// A rank-`r` shape of unknown dims.
+/// Inference tracks the dims of shapes up to this rank; past it (a hostile
+/// model's Unsqueeze by 10^7 axes of unknown values, say) the rank is left
+/// unknown, which is always a sound answer, instead of building 10^7 symbols.
+inline constexpr std::size_t max_inferred_rank = 4096;
+
+/// A rank-`r` shape of unknown dims (of unknown rank past max_inferred_rank).
 inline sym_shape unknown_dims(std::size_t r) {
+  if (r > max_inferred_rank) return sym_shape::unknown_rank();
   std::vector<dim> d;
   for (std::size_t i = 0; i < r; ++i) d.push_back(dim::unknown());
   return sym_shape(std::move(d));

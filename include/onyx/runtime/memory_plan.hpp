@@ -30,6 +30,7 @@ namespace memory_plan_detail {
 /// instead of an instantiation of std::sort per element type. Every order
 /// sorted here is total, so the result is std::sort's.
 template <class T> void sort(std::vector<T>& v) {
+  if (v.size() < 2) return;  // an empty vector's data() may be null, which qsort must not get
   std::qsort(v.data(), v.size(), sizeof(T), [](const void* x, const void* y) {
     const T& a = *static_cast<const T*>(x);
     const T& b = *static_cast<const T*>(y);

@@ -375,7 +375,7 @@ void gemm_pack(const float* src, std::int64_t ld, bool w_contiguous, std::int64_
 void strided_copy(const float* src, std::int64_t stride, std::int64_t n, float* dst) {
   std::int64_t k = 0;
   if (stride == 1) {
-    std::memcpy(dst, src, sizeof(float) * static_cast<std::size_t>(std::max<std::int64_t>(n, 0)));
+    if (n > 0) std::memcpy(dst, src, sizeof(float) * static_cast<std::size_t>(n));  // memcpy takes no null, even for 0
     return;
   }
 #if defined(__AVX512F__)
