@@ -549,7 +549,7 @@ result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const pla
       cp.winograd = true;
       cp.wplan = winograd::make_plan(*ws, threads);
       cp.work = layout.add<float>(cp.wplan.slots * cp.wplan.slot_elements);
-    } else if (g.depthwise2d && fits_padded_plane(g.axes[1])) {
+    } else if (g.depthwise2d && fits_padded_plane(g.axes[0], g.axes[1])) {
       cp.dw_rows = true;
       cp.dw = make_padded_plane(g.axes[0], g.axes[1]);
       // A plane's work: taps per output plus copying the input once.

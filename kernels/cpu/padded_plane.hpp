@@ -24,8 +24,21 @@ struct padded_plane {
   std::int64_t tap_offset[16] = {};
 };
 
-/// Whether a window fits the layout: dilation 1 and at most 16 taps along W.
-inline bool fits_padded_plane(const ops::detail::window_axis& aw) { return aw.dilation == 1 && aw.kernel <= 16; }
+/// Whether a 2-D window fits the layout: dilation 1, at most 16 taps and a
+/// stride of at most 64 along W, and a plane of at most 2^40 floats (a
+/// hostile model's stride of 7e18 would overflow the layout's arithmetic;
+/// such windows take the general path). The bound is computed in double.
+inline bool fits_padded_plane(const ops::detail::window_axis& ah, const ops::detail::window_axis& aw) {
+  if (aw.dilation != 1 || aw.kernel > 16 || aw.stride < 1 || aw.stride > 64 || ah.stride < 1 || ah.dilation < 1)
+    return false;
+  const auto extent = [](const ops::detail::window_axis& ax) {
+    return std::max(static_cast<double>(ax.in) + static_cast<double>(ax.pad_begin) + static_cast<double>(ax.pad_end),
+                    (static_cast<double>(ax.out) - 1) * static_cast<double>(ax.stride) +
+                        (static_cast<double>(ax.kernel) - 1) * static_cast<double>(ax.dilation) + 1);
+  };
+  const double row = (extent(aw) / static_cast<double>(aw.stride) + 17) * static_cast<double>(aw.stride);
+  return extent(ah) * row <= 1099511627776.0;
+}
 
 /// The layout for a 2-D window (axes[0] along H, axes[1] along W) that fits;
 /// the plane covers the padding and any window past it (ceil_mode).

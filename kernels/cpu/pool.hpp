@@ -117,7 +117,7 @@ struct pool_plan {
 /// Sets up the f32 plane path for 2-D max/average pools where it applies.
 inline void plan_plane_path(pool_plan& pp, kind k, bool include_pad, scratch_layout& layout) {
   const auto &ah = pp.axes[0], &aw = pp.axes[1];
-  if (!fits_padded_plane(aw) || k == kind::lp) return;
+  if (!fits_padded_plane(ah, aw) || k == kind::lp) return;
   pp.plane_path = true;
   pp.plane_layout = make_padded_plane(ah, aw);
   if (k == kind::average) {
