@@ -191,7 +191,8 @@ void im2col(const T* x, const conv_geometry& g, std::int64_t p0, std::int64_t p1
         std::int64_t lo, hi;
         valid_range(o0, o1, last.stride, off_last, last.in, lo, hi);
         out.zero(dst, j, lo - o0);
-        out.copy(dst, j + (lo - o0), row + lo * last.stride + off_last, hi - lo, last.stride);
+        if (hi > lo)  // else lo * stride may point anywhere (a stride of 10^18): form no such pointer
+          out.copy(dst, j + (lo - o0), row + lo * last.stride + off_last, hi - lo, last.stride);
         out.zero(dst, j + (hi - o0), o1 - hi);
       }
       p += count;
