@@ -27,6 +27,11 @@
 // (consume_constant).
 // float16 converts X (and W when it is not prepared) and B to float32 and Y
 // back; float64 runs the same driver with a plain triple-loop product.
+// fused::Conv's residual Z (Y = clamp(conv + Z)): on the f32 GEMM paths Y
+// starts as Z (the planner usually gives Y Z's buffer, planned::
+// overwrites_input, else Z is copied) and the GEMM accumulates into it
+// (gemm_epilogue::accumulate), so the clamp still runs in the epilogue;
+// other paths add Z after the conv, then clamp.
 #pragma once
 
 #include <algorithm>
@@ -284,8 +289,10 @@ struct group_gemm<float> {
   const float* bias;
   float lo, hi;
   std::int64_t Mg, K;
+  bool accumulate = false;  // Y holds a residual to add to
   gemm_epilogue epilogue(std::int64_t grp) const {
     gemm_epilogue ep;
+    ep.accumulate = accumulate;
     if (bias) {
       ep.bias = bias + grp * Mg;
       ep.kind = gemm_epilogue::bias_kind::per_row;
@@ -528,8 +535,17 @@ struct conv_plan {
   bool dw_rows = false;  // depthwise2d_f32
   padded_plane dw;
   std::int64_t dw_slots = 1;
-  std::size_t work = 0, x32 = 0, w32 = 0, b32 = 0, y32 = 0;  // scratch offsets
+  std::size_t work = 0, x32 = 0, w32 = 0, b32 = 0, y32 = 0, z32 = 0;  // scratch offsets
 };
+
+/// Y = clamp(Y + Z, lo, hi) elementwise (a residual added after a path
+/// that cannot take it in its epilogue).
+template <class T>
+void add_residual(T* y, const T* z, std::int64_t n, float lo, float hi, const thread_pool* pool) {
+  parallel_for(pool, n, grain_for(1), [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t i = b; i < e; ++i) y[i] = std::min<T>(std::max<T>(y[i] + z[i], T(lo)), T(hi));
+  });
+}
 
 template <dtype D>
 result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const plan_info_base& p) {
@@ -564,11 +580,22 @@ result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const pla
     using T = std::conditional_t<D == dtype::float64, double, float>;
     cp.work = layout.add<T>(cp.split.col_elements);
   }
+  if (p.has_input(3)) {  // fused::Conv's residual: Y's shape exactly
+    extents y{g.N, g.M};
+    for (const auto& ax : g.axes) y.push_back(ax.out);
+    if (p.input_shape(3) != y)
+      return status(errc::invalid_argument,
+                    "Z has shape " + to_string(p.input_shape(3)) + ", expected Y's shape " + to_string(y));
+    // Y may take Z's buffer where the GEMM accumulates into Y; the other
+    // paths write Y before they add Z.
+    if (D == dtype::float32 && !cp.winograd && !g.depthwise2d) r.overwrites_input = 3;
+  }
   if constexpr (D == dtype::float16) {
     cp.x32 = layout.add<float>(element_count(x));
     cp.w32 = layout.add<float>(element_count(w));
     if (p.has_input(2)) cp.b32 = layout.add<float>(element_count(p.input_shape(2)));
     cp.y32 = layout.add<float>(g.N * g.M * g.P);
+    if (p.has_input(3)) cp.z32 = layout.add<float>(g.N * g.M * g.P);
   }
   r.scratch_bytes = layout.bytes;
   return r;
@@ -593,14 +620,21 @@ status run(const kernel_call& c) {
   if (has_bias && c.input(2).size() != g.M)
     return status(errc::invalid_argument,
                   "B has " + std::to_string(c.input(2).size()) + " values, expected " + std::to_string(g.M));
+  const bool residual = c.has_input(3);
+  if (residual && c.input(3).size() != y.size())
+    return status(errc::invalid_argument, "Z has shape " + to_string(c.input(3).shape()) + ", expected Y's shape " +
+                                              to_string(y.shape()));
+  constexpr float no_min = -std::numeric_limits<float>::infinity(), no_max = std::numeric_limits<float>::infinity();
 
   if constexpr (D == dtype::float64) {
     const double* b = has_bias ? c.input(2).data<double>() : nullptr;
+    const float lo = residual ? no_min : s.lo, hi = residual ? no_max : s.hi;  // clamped after Z is added
     if (g.depthwise2d)
-      depthwise2d(x.data<double>(), w.data<double>(), b, y.data<double>(), g, s.lo, s.hi, c.pool());
+      depthwise2d(x.data<double>(), w.data<double>(), b, y.data<double>(), g, lo, hi, c.pool());
     else
       conv_driver(x.data<double>(), y.data<double>(), g, cp.split, c.scratch_at<double>(cp.work),
-                  group_gemm<double>{w.data<double>(), b, s.lo, s.hi, g.Mg, g.K}, c.pool());
+                  group_gemm<double>{w.data<double>(), b, lo, hi, g.Mg, g.K}, c.pool());
+    if (residual) add_residual(y.data<double>(), c.input(3).data<double>(), y.size(), s.lo, s.hi, c.pool());
     return ok();
   } else {
     // float32 views of X, W, B, Y (float16: copies in the scratch).
@@ -628,15 +662,33 @@ status run(const kernel_call& c) {
       wp = wf;
       yp = c.scratch_at<float>(cp.y32);
     }
+    // The residual: accumulated by the f32 GEMM (Y starts as Z), else added
+    // after the conv (zp, float32), and then the clamp.
+    const bool gemm_path = !cp.winograd && !g.depthwise2d;
+    const bool accumulate = residual && D == dtype::float32 && gemm_path;
+    const float* zp = nullptr;
+    if (residual) {
+      if constexpr (D == dtype::float32) {
+        zp = c.input(3).data<float>();
+      } else {
+        float* zf = c.scratch_at<float>(cp.z32);
+        onyx::widen(c.input(3), std::span<float>(zf, static_cast<std::size_t>(y.size())));
+        zp = zf;
+      }
+    }
+    if (accumulate && zp != yp) std::copy_n(zp, y.size(), yp);
+    const float lo = residual && !accumulate ? no_min : s.lo, hi = residual && !accumulate ? no_max : s.hi;
     if (cp.winograd)
-      winograd::run(cp.wplan, s.winograd, xp, bp, s.lo, s.hi, yp, c.scratch_at<float>(cp.work), c.pool());
+      winograd::run(cp.wplan, s.winograd, xp, bp, lo, hi, yp, c.scratch_at<float>(cp.work), c.pool());
     else if (cp.dw_rows)
-      depthwise2d_f32(xp, wp, bp, yp, g, cp.dw, s.lo, s.hi, c.scratch_at<float>(cp.work), cp.dw_slots, c.pool());
+      depthwise2d_f32(xp, wp, bp, yp, g, cp.dw, lo, hi, c.scratch_at<float>(cp.work), cp.dw_slots, c.pool());
     else if (g.depthwise2d)
-      depthwise2d(xp, wp, bp, yp, g, s.lo, s.hi, c.pool());
+      depthwise2d(xp, wp, bp, yp, g, lo, hi, c.pool());
     else
       conv_driver(xp, yp, g, cp.split, c.scratch_at<float>(cp.work),
-                  group_gemm<float>{cp.prepacked ? &s.packed : nullptr, wp, bp, s.lo, s.hi, g.Mg, g.K}, c.pool());
+                  group_gemm<float>{cp.prepacked ? &s.packed : nullptr, wp, bp, lo, hi, g.Mg, g.K, accumulate},
+                  c.pool());
+    if (residual && !accumulate) add_residual(yp, zp, y.size(), s.lo, s.hi, c.pool());
     if constexpr (D == dtype::float16) {
       onyx::narrow(std::span<const float>(yp, static_cast<std::size_t>(y.size())), y);
     }

@@ -44,6 +44,7 @@ struct gemm_epilogue {
   bias_kind kind = bias_kind::none;
   float min = -INFINITY, max = INFINITY;
   function then = function::none;
+  bool accumulate = false;  // C += the product (beta = 1 whatever the call's beta): a residual already in C
 };
 
 /// C = op(A) * op(B) as described above. `pool` may be null (serial).

@@ -201,6 +201,81 @@ TEST_CASE("fused::Conv applies Relu and Clip", "[conv]") {
   onyx::test::require_close((*r)[0], cast<float>(reference(cc, xd, wd, {}, ys, -0.5, 0.25)), 1e-4, 1e-4);
 }
 
+TEST_CASE("fused::Conv adds the residual Z before the clamp", "[conv]") {
+  // Paths: im2col + GEMM (Y starts as Z, the GEMM accumulates), 1x1 (GEMM
+  // on X), depthwise and Winograd (Z added after the conv); then float64 and
+  // float16 (Z added after the conv).
+  const std::vector<conv_case> cases{
+      {{1, 3, 8, 9}, {4, 3, 3, 3}, 1, {}, {}, {1, 1, 1, 1}},
+      {{2, 5, 7, 3}, {6, 5, 1, 1}},
+      {{1, 6, 9, 10}, {6, 1, 3, 3}, 6, {}, {}, {1, 1, 1, 1}},
+      {{1, 16, 20, 20}, {16, 16, 3, 3}, 1, {}, {}, {1, 1, 1, 1}},
+  };
+  for (const auto& cc : cases) {
+    auto xd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.x)), -1, 1, 7);
+    auto wd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.w)), -1, 1, 8);
+    auto bd = onyx::test::random_values<double>(static_cast<std::size_t>(cc.w[0]), -1, 1, 9);
+    extents ys;
+    auto conv = reference(cc, xd, wd, bd, ys);
+    auto zd = onyx::test::random_values<double>(conv.size(), -2, 2, 10);
+    auto expect = [&](double lo, double hi) {
+      std::vector<double> y(conv.size());
+      for (std::size_t i = 0; i < y.size(); ++i) y[i] = std::min(std::max(conv[i] + zd[i], lo), hi);
+      return y;
+    };
+    auto a = attrs_of(cc);
+    a.push_back(attr("activation", std::string("Relu")));
+    std::vector<tensor> in{tensor::from(cast<float>(xd), cc.x), tensor::from(cast<float>(wd), cc.w),
+                           tensor::from(cast<float>(bd), {cc.w[0]}), tensor::from(cast<float>(zd), ys)};
+    INFO("X " << to_string(cc.x) << " W " << to_string(cc.w));
+    auto r = onyx::test::run_op<ops::fused::Conv>(in, a);
+    REQUIRE(r.ok());
+    onyx::test::require_close((*r)[0], cast<float>(expect(0.0, INFINITY)), 1e-4, 1e-4);
+
+    a = attrs_of(cc);  // no activation: the plain sum
+    r = onyx::test::run_op<ops::fused::Conv>(in, a);
+    REQUIRE(r.ok());
+    onyx::test::require_close((*r)[0], cast<float>(expect(-INFINITY, INFINITY)), 1e-4, 1e-4);
+
+    a.push_back(attr("activation", std::string("Relu")));
+    auto r64 = onyx::test::run_op<ops::fused::Conv>(
+        {tensor::from(xd, cc.x), tensor::from(wd, cc.w), tensor::from(bd, {cc.w[0]}), tensor::from(zd, ys)}, a);
+    REQUIRE(r64.ok());
+    onyx::test::require_close((*r64)[0], expect(0.0, INFINITY), 1e-10, 1e-10);
+
+    auto half = [](const std::vector<double>& v) {
+      std::vector<float16_t> h(v.size());
+      for (std::size_t i = 0; i < v.size(); ++i) h[i] = to_float16(static_cast<float>(v[i]));
+      return h;
+    };
+    auto back = [](const std::vector<float16_t>& h) {
+      std::vector<double> v(h.size());
+      for (std::size_t i = 0; i < h.size(); ++i) v[i] = to_float(h[i]);
+      return v;
+    };
+    auto xh = half(xd), wh = half(wd), bh = half(bd), zh = half(zd);
+    auto conv_h = reference(cc, back(xh), back(wh), back(bh), ys);
+    auto zb = back(zh);
+    auto rh = onyx::test::run_op<ops::fused::Conv>(
+        {tensor::from(xh, cc.x), tensor::from(wh, cc.w), tensor::from(bh, {cc.w[0]}), tensor::from(zh, ys)}, a);
+    REQUIRE(rh.ok());
+    auto got = (*rh)[0].values<float16_t>();
+    for (std::size_t i = 0; i < conv_h.size(); ++i)
+      REQUIRE(std::abs(to_float(got[i]) - std::max(conv_h[i] + zb[i], 0.0)) < 2e-2);
+  }
+}
+
+TEST_CASE("fused::Conv refuses a residual of another shape", "[conv]") {
+  conv_case cc{{1, 3, 8, 9}, {4, 3, 3, 3}, 1, {}, {}, {1, 1, 1, 1}};
+  auto r = onyx::test::run_op<ops::fused::Conv>(
+      {tensor::zeros(dtype::float32, cc.x), tensor::zeros(dtype::float32, cc.w), tensor::zeros(dtype::float32, {4}),
+       tensor::zeros(dtype::float32, {1, 4, 8, 8})},
+      attrs_of(cc));
+  REQUIRE(!r.ok());
+  INFO(r.error().message());
+  CHECK(r.error().message().find("expected Y's shape") != std::string::npos);
+}
+
 TEST_CASE("Conv rejects bad inputs", "[conv]") {
   auto x = tensor::zeros(dtype::float32, {1, 3, 5, 5});
   auto r = onyx::test::run_op<ops::Conv>({x, tensor::zeros(dtype::float32, {2, 4, 3, 3})});

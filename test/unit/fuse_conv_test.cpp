@@ -116,6 +116,47 @@ TEST_CASE("fuse_conv: per-channel Mul, Add, Sub, Div chains fold; Clip fuses") {
   }
 }
 
+TEST_CASE("fuse_conv: a residual Add or Sum (and a Relu after it) joins the Conv") {
+  // Z = Sigmoid(x) comes after the Conv in node order, so the fused node must
+  // take the Add's place. Where Z dies at the Add the planner gives Y Z's
+  // buffer (planned::overwrites_input); where a later node still reads Z it
+  // must not, and that node's output shows whether Z survived.
+  SECTION("im2col GEMM path, Add then Relu, Z dies at the Add") {
+    auto path = build<float>("fuse_conv_residual.onnx", 5, 5, 1, true, [](graph::model_builder& b, std::string y) {
+      b.output(b.node("Relu", {b.node("Add", {y, b.node("Sigmoid", {"x"})})}));
+    });
+    CHECK(compare<float>(path, 5, 1e-4) == list{"Sigmoid", "onyx.fused.Conv"});
+  }
+  SECTION("Sum(Z, y) without an activation; Z read again afterwards") {
+    auto path = build<float>("fuse_conv_residual_sum.onnx", 5, 5, 1, false, [](graph::model_builder& b, std::string y) {
+      auto z = b.node("Sigmoid", {"x"});
+      b.output(b.node("Sum", {z, y}));
+      b.output(b.node("Mul", {z, z}));
+    });
+    CHECK(compare<float>(path, 5, 1e-4) == list{"Sigmoid", "onyx.fused.Conv", "Mul"});
+  }
+  SECTION("depthwise: Z added after the conv, then Clip") {
+    auto path = build<float>("fuse_conv_residual_dw.onnx", 6, 6, 6, true, [](graph::model_builder& b, std::string y) {
+      auto lo = b.initializer("lo", tensor::scalar(0.0f)), hi = b.initializer("hi", tensor::scalar(0.5f));
+      b.output(b.node("Clip", {b.node("Add", {b.node("Sigmoid", {"x"}), y}), lo, hi}));
+    });
+    CHECK(compare<float>(path, 6, 1e-4) == list{"Sigmoid", "onyx.fused.Conv"});
+  }
+  SECTION("Z = the Conv's own input: no shared buffer, same result") {
+    auto path = build<float>("fuse_conv_residual_x.onnx", 4, 4, 1, true, [](graph::model_builder& b, std::string y) {
+      b.output(b.node("Relu", {b.node("Add", {y, "x"})}));
+    });
+    CHECK(compare<float>(path, 4, 1e-4) == list{"onyx.fused.Conv"});
+  }
+  SECTION("a Z that broadcasts is not a residual") {
+    auto path = build<float>("fuse_conv_residual_bcast.onnx", 4, 4, 1, true, [](graph::model_builder& b, std::string y) {
+      b.output(b.node("Relu", {b.node("Add", {y, b.input("z", dtype::float32, {1, 4, 1, 9})})}));
+    });
+    session fused(path, {.threads = 1});
+    CHECK(ops_of(fused) == list{"Conv", "Add", "Relu"});
+  }
+}
+
 TEST_CASE("fuse_conv: nothing another reader sees is changed") {
   SECTION("the conv output is also a graph output") {
     auto path = build<float>("fuse_conv_out.onnx", 3, 4, 1, true, [](graph::model_builder& b, std::string y) {

@@ -195,11 +195,17 @@ class plan_info : public plan_info_base {
 /// -1. The planner may then place such an input right there, so its producer
 /// writes it in place; the kernel must skip the copy of an input whose data
 /// already sits at its offset.
+/// `overwrites_input` >= 0 says output 0 may take that input's buffer (same
+/// bytes): the kernel reads each element of it before writing the same
+/// element of output 0 (a residual accumulated in place). The planner gives
+/// output 0 that buffer when this node is the input's last reader; the
+/// kernel must work either way, checking whether the two share data.
 template <class P>
 struct planned {
   P plan;
   std::size_t scratch_bytes = 0;
   std::vector<std::int64_t> inputs_in_output;
+  int overwrites_input = -1;
 };
 
 /// Lays out typed arrays in one scratch block, each 64-byte aligned: `plan`
@@ -219,6 +225,7 @@ struct kernel_plan {
   std::shared_ptr<const void> object;
   std::size_t scratch_bytes = 0;
   std::vector<std::int64_t> inputs_in_output;  // see planned
+  int overwrites_input = -1;                    // see planned
 };
 
 }  // namespace onyx

@@ -211,6 +211,30 @@ inline result<std::shared_ptr<const shaped_plan>> make_shaped_plan(const compile
       last[out] = std::max(last[out], last[id]);
     }
   }
+  // A kernel that accumulates into one of its inputs (planned::
+  // overwrites_input: fused::Conv's residual Z) writes output 0 over that
+  // input's buffer when it is the input's last reader: the two are one
+  // buffer, from the input's first step to the output's last reader. Neither
+  // may already share a buffer (above), and they must have the same bytes.
+  std::vector<char> hosts(g.values.size(), 0);
+  for (std::size_t id = 0; id < g.values.size(); ++id)
+    if (host[id] >= 0) hosts[host[id]] = 1;
+  for (std::size_t s = 0; s < plan->steps.size(); ++s) {
+    const auto& sp = plan->step_plans[s];
+    if (!sp.planned || sp.kernel.overwrites_input < 0) continue;
+    const auto& n = *cg.nodes[plan->steps[s]].node;
+    const auto i = static_cast<std::size_t>(sp.kernel.overwrites_input);
+    const int out = n.outputs.empty() ? -1 : n.outputs[0];
+    const int in = i < n.inputs.size() ? n.inputs[i] : -1;
+    if (out < 0 || in < 0 || in == out || !plannable(out) || !plannable(in) || host[out] >= 0 || host[in] >= 0 ||
+        hosts[out] || last[in] != static_cast<int>(s) || cg.devices[in] != cg.devices[out] ||
+        std::count(n.inputs.begin(), n.inputs.end(), in) != 1 || bytes_of(in) != bytes_of(out))
+      continue;
+    host[out] = in;
+    offset_in_host[out] = 0;
+    hosts[in] = 1;
+    last[in] = std::max(last[in], last[out]);
+  }
   // One arena per device: tensors are planned among those of their device.
   plan->offsets.assign(g.values.size(), unplanned);
   for (int d = 0; d < device_kinds; ++d) {

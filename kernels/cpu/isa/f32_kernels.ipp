@@ -239,6 +239,11 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
     accumulate_by_lane<MR, NV>(kc, a, b, acc);
   } else {
     for (std::int64_t k = 0; k < kc; ++k, a += MR, b += PackB ? ldb : NR) {
+      // A's micro-panel (prepacked weights) often comes from memory: fetch
+      // 128 steps (6 KiB) ahead, a line per step: ResNet-50 at 1 thread ran
+      // 45.3 ms without, 42.0 / 40.0 / 38.6 / 37.2 / 37.5 ms at 16 / 32 / 64 / 128
+      // / 256 steps (Zen 5, onyx-run --runs 30, medians of 3).
+      __builtin_prefetch(a + 128 * MR);
       vec bk[NV];
 #pragma GCC unroll 4
       for (int j = 0; j < NV; ++j) bk[j] = load_vec(b + j * lanes);

@@ -26,6 +26,8 @@ using std::int64_t;
 constexpr int64_t kc_block = 512;
 constexpr int64_t mc_target = 240;
 constexpr int64_t nc_target = 1024;
+// B slices up to this many floats (256 KiB) run A-panel-major (see run_block).
+constexpr int64_t b_rows_in_l2 = 64 * 1024;
 
 // A parallel chunk should carry at least this many flops (about 10 us at
 // 100 GFLOP/s), or waking a worker costs more than it saves.
@@ -126,17 +128,20 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
         const panels a = slice(g.a, g.K, ic, mc, pc, kc, mr, a_buffer, *g.kernels);
         isa::f32_gemm_params p;
         p.alpha = g.alpha;
-        p.beta = pc == 0 ? g.beta : 1.0f;
+        p.beta = pc == 0 && !ep.accumulate ? g.beta : 1.0f;
         p.clamp = last && clamp;
         p.min = ep.min;
         p.max = ep.max;
-        for (int64_t jr = 0; jr < nc; jr += nr) {
+        // Tile (ir, jr): C's rows ir.. by panel jr's columns. A panel not
+        // prepacked is packed by its first tile (ic == m0, ir == 0), which
+        // both orders below visit before the panel's other tiles.
+        const auto tile = [&](int64_t jr, int64_t ir) {
           p.col_bias = last && col_bias ? col_bias + jc + jr : nullptr;
           const int n = static_cast<int>(std::min<int64_t>(nr, nc - jr));
           const bool narrow = packs_b && n < nr && n <= g.kernels->gemm_narrow_nr;
           const float* const b_panel = b.data + (jr / nr) * b.stride;
           const float* b_raw = nullptr;  // set while the panel's first tile still has to pack it
-          if (packs_b && ic == m0) {
+          if (packs_b && ic == m0 && ir == 0) {
             const float* src = g.b.w_contiguous ? g.b.data + pc * g.b.ld + jc + jr : g.b.data + (jc + jr) * g.b.ld + pc;
             if (g.b.w_contiguous && n == nr)
               b_raw = src;
@@ -145,18 +150,28 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
                                        b_own + (jr / nr) * b.stride, b.stride);
           }
           const isa::f32_gemm_fn gemm = narrow ? g.kernels->f32_gemm_narrow : g.kernels->f32_gemm;
-          for (int64_t ir = 0; ir < mc; ir += mr) {
-            p.row_bias = last && row_bias ? row_bias + ic + ir : nullptr;
-            float* c = g.C + (ic + ir) * g.ldc + jc + jr;
-            const int m = static_cast<int>(std::min<int64_t>(mr, mc - ir));
-            const float* a_panel = a.data + (ir / mr) * a.stride;
-            if (b_raw && ir == 0)
-              g.kernels->f32_gemm_packing(kc, a_panel, b_raw, g.b.ld, b_own + (jr / nr) * b.stride, c, g.ldc, m, n, p);
-            else
-              gemm(kc, a_panel, b_panel, c, g.ldc, m, n, p);
-            if (last && then)
-              for (int i = 0; i < m; ++i) then(c + i * g.ldc, c + i * g.ldc, n);
-          }
+          p.row_bias = last && row_bias ? row_bias + ic + ir : nullptr;
+          float* c = g.C + (ic + ir) * g.ldc + jc + jr;
+          const int m = static_cast<int>(std::min<int64_t>(mr, mc - ir));
+          const float* a_panel = a.data + (ir / mr) * a.stride;
+          if (b_raw)
+            g.kernels->f32_gemm_packing(kc, a_panel, b_raw, g.b.ld, b_own + (jr / nr) * b.stride, c, g.ldc, m, n, p);
+          else
+            gemm(kc, a_panel, b_panel, c, g.ldc, m, n, p);
+          if (last && then)
+            for (int i = 0; i < m; ++i) then(c + i * g.ldc, c + i * g.ldc, n);
+        };
+        // A few columns (nc * kc floats of B within b_rows_in_l2): each A
+        // micro-panel is used for all of them at once, so A, which then
+        // carries most of the traffic (prepacked weights coming from memory
+        // once per run), is read once at full use. Else B's micro-panel stays
+        // put while the A block, in L2, streams past it.
+        if (nc * kc <= b_rows_in_l2) {
+          for (int64_t ir = 0; ir < mc; ir += mr)
+            for (int64_t jr = 0; jr < nc; jr += nr) tile(jr, ir);
+        } else {
+          for (int64_t jr = 0; jr < nc; jr += nr)
+            for (int64_t ir = 0; ir < mc; ir += mr) tile(jr, ir);
         }
       }
       pc += kc;

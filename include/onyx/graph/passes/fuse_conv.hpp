@@ -11,9 +11,12 @@
 // W'[m] = a[m] W[m] and B'[m] = a[m] B[m] + b[m] (computed in double, float32
 // and float64 convs). "Per channel" means the constant broadcasts to 1 on
 // every axis but the channel axis, so the node's output has the conv's shape.
-// Then a following Relu, or Clip with constant bounds, turns the Conv into
-// onyx.fused.Conv (the clamp runs in the GEMM epilogue), when the op table has
-// that op with a kernel for the conv's dtype.
+// Then a residual Add or two-input Sum of a value with the conv output's
+// shape (a ResNet block's shortcut; float32) and/or a following Relu, or Clip
+// with constant bounds, turn the Conv into onyx.fused.Conv (Z added and the
+// clamp applied in the GEMM epilogue), when the op table has that op with a
+// kernel for the conv's dtype. With a residual the fused node takes the Add's
+// place (the shortcut may be computed after the Conv), else the Conv's.
 // Each absorbed node must be the only reader of the value before it (no other
 // node, subgraph or graph output sees the intermediate), so no value anyone
 // reads changes. The fused node's activation is typed
@@ -35,6 +38,7 @@
 #include "onyx/ops/mul.hpp"
 #include "onyx/ops/relu.hpp"
 #include "onyx/ops/sub.hpp"
+#include "onyx/ops/sum.hpp"
 
 namespace onyx::graph::passes {
 
@@ -102,6 +106,20 @@ inline std::optional<ops::fused::activation> activation_of(const graph& g, const
   return clip;
 }
 
+/// The shortcut Z when `n` is Add(y, Z) or Sum(y, Z) (either order) with Z a
+/// float32 tensor of y's shape, else -1.
+inline int residual_of(const node& n, int y, const inferred& st) {
+  if (!(match<ops::Add>(n) || match<ops::Sum>(n)) || n.outputs.size() != 1 || n.outputs[0] < 0) return -1;
+  const int z = other_input(n, y);
+  if (z < 0 || z == y) return -1;
+  const value_type& zt = st.types[z];
+  const value_type& yt = st.types[y];
+  if (zt.kind != value_kind::tensor || zt.type != dtype::float32 || !zt.shape.rank_known ||
+      zt.shape.rank() != yt.shape.rank() || !(zt.shape.dims == yt.shape.dims))
+    return -1;
+  return z;
+}
+
 /// W'[m] = a[m] W[m], B'[m] = a[m] B[m] + b[m].
 template <class T>
 void scale_rows(const affine& f, const tensor* bias, tensor& w, tensor& b) {
@@ -165,34 +183,58 @@ inline status fuse_conv(graph& g, inferred& st, const op_table& ops) {
     }
     if (folded) apply(g, st, conv, f);
 
-    // A clamp after it: onyx.fused.Conv.
-    const int next = r.sole(conv.outputs[0]);
+    // A residual and/or a clamp after it: onyx.fused.Conv.
+    int next = r.sole(conv.outputs[0]);
     if (next < 0 || !fused) continue;
-    const node& act = g.nodes[next];
-    auto activation = activation_of(g, act, conv.outputs[0]);
-    if (!activation || (t == dtype::float64 && activation->kind != ops::fused::activation_kind::relu)) continue;
+    std::vector<int> chain{static_cast<int>(k)};
+    std::string op_type = "Conv";
+    int y = conv.outputs[0], z = -1;
+    if (t == dtype::float32 && !removed[next]) {
+      z = residual_of(g.nodes[next], y, st);
+      if (z >= 0) {
+        chain.push_back(next);
+        op_type += "+" + g.nodes[next].op_type;
+        y = g.nodes[next].outputs[0];
+        next = r.sole(y);
+      }
+    }
+    auto activation = next >= 0 && !removed[next] ? activation_of(g, g.nodes[next], y) : std::nullopt;
+    if (activation && t == dtype::float64 && activation->kind != ops::fused::activation_kind::relu)
+      activation.reset();
+    if (activation) {
+      chain.push_back(next);
+      op_type += "+" + g.nodes[next].op_type;
+      y = g.nodes[next].outputs[0];
+    }
+    if (chain.size() == 1) continue;
     auto attrs = std::make_shared<ops::fused::Conv::attributes>();
     static_cast<ops::detail::conv_attributes&>(*attrs) = *conv_attrs;
-    attrs->activation = *activation;
+    if (activation) attrs->activation = *activation;
     node n;
     n.name = conv.name;
-    n.op_type = "Conv+" + act.op_type;
+    n.op_type = op_type;
     n.domain = std::string(fused->domain);
     n.op = fused;
     n.attrs = std::move(attrs);
     // The Conv's attributes as loaded, and the activation as ops::fused::Conv
     // spells it, so the node parses back the same (a compact model).
     n.raw_attrs = conv.raw_attrs;
-    if (activation->kind == ops::fused::activation_kind::relu) {
+    if (activation && activation->kind == ops::fused::activation_kind::relu) {
       n.raw_attrs.push_back(attribute{"activation", std::string("Relu")});
-    } else {
+    } else if (activation) {
       n.raw_attrs.push_back(attribute{"activation", std::string("Clip")});
       n.raw_attrs.push_back(attribute{"activation_min", activation->min});
       n.raw_attrs.push_back(attribute{"activation_max", activation->max});
     }
     n.inputs = conv.inputs;
-    n.outputs = act.outputs;
-    if (replace_if_kernel(conv, std::move(n), st)) removed[next] = 1;
+    if (z >= 0) {
+      n.inputs.resize(3, -1);  // B may be omitted
+      n.inputs.push_back(z);
+    }
+    n.outputs = {y};
+    // Without a residual the fused node stays at the Conv's place; with one,
+    // at the Add's (after Z's producer).
+    replace_chain(g, st, removed, chain, z >= 0 ? chain[1] : chain[0], std::move(n));
   }
   erase_marked(g, removed);
   return ok();

@@ -1,14 +1,18 @@
-// ops::fused::Conv (domain onyx.fused): Conv followed by an activation that is
-// a clamp, Y = clamp(Conv(X, W, B), min, max):
+// ops::fused::Conv (domain onyx.fused): Conv, then an optional residual Z
+// added, then an activation that is a clamp,
+//   Y = clamp(Conv(X, W, B) + Z, min, max):
 //   activation_kind::none  no clamp
 //   activation_kind::relu  min 0, max +inf
 //   activation_kind::clip  the Clip's constant bounds
-// Produced by the fusion pass (graph/passes/fuse_conv.hpp) from Conv -> Relu /
-// Clip, which sets the typed attributes directly; it shares Conv's kernel,
-// which applies the clamp in the GEMM's epilogue. Same inputs, types and
-// shape rule as ops::Conv. As node attributes (a model written after
-// optimization, or a test) the activation reads `activation` "" | "Relu" |
-// "Clip" with `activation_min` / `activation_max` for Clip.
+// Inputs X, W, B (optional), Z (optional, Y's type and shape: a ResNet
+// block's shortcut). Produced by the fusion pass (graph/passes/fuse_conv.hpp)
+// from Conv -> Relu / Clip and Conv -> Add/Sum(., Z) [-> Relu / Clip], which
+// sets the typed attributes directly; it shares Conv's kernel, which adds Z
+// and applies the clamp in the GEMM's epilogue (Z may share Y's buffer: the
+// kernel then accumulates in place). Same types and shape rule as ops::Conv.
+// As node attributes (a model written after optimization, or a test) the
+// activation reads `activation` "" | "Relu" | "Clip" with `activation_min` /
+// `activation_max` for Clip.
 // Tested in test/unit/conv_test.cpp and test/unit/fuse_conv_test.cpp.
 #pragma once
 
@@ -44,7 +48,7 @@ struct spelled_activation {
 struct Conv {
   static constexpr std::string_view domain = "onyx.fused", name = "Conv";
   static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{2, 3}, outputs{1, 1};
+  static constexpr arity inputs{2, 4}, outputs{1, 1};
   static constexpr dtype_set T = ops::Conv::T;
   struct attributes : detail::conv_attributes {
     fused::activation activation;
@@ -68,7 +72,18 @@ struct Conv {
     return a;
   }
 
-  static status infer(const attributes& a, infer_context& c) { return detail::conv_infer(a, c, T); }
+  /// Conv's rule; Z, when given, must have X's type and Y's rank (its dims
+  /// are checked against Y's by the kernel's plan step).
+  static status infer(const attributes& a, infer_context& c) {
+    ONYX_TRY(detail::conv_infer(a, c, T));
+    if (!c.has_input(3)) return ok();
+    if (c.input_type(3) != c.input_type(0)) return c.fail("Z's type differs from X's");
+    const sym_shape& z = c.input_shape(3);
+    const sym_shape& x = c.input_shape(0);
+    if (z.rank_known && x.rank_known && z.rank() != x.rank())
+      return c.fail("Z has shape " + z.str() + " but Y has rank " + std::to_string(x.rank()));
+    return ok();
+  }
 };
 
 }  // namespace onyx::ops::fused

@@ -111,9 +111,10 @@ result<kernel_plan> plan_thunk(const plan_info_base& p) {
   if constexpr (std::is_empty_v<P>) {  // no state: a non-null pointer that owns nothing, no allocation
     static constexpr P none{};
     return kernel_plan{std::shared_ptr<const void>(std::shared_ptr<const void>(), &none), v.scratch_bytes,
-                       std::move(v.inputs_in_output)};
+                       std::move(v.inputs_in_output), v.overwrites_input};
   } else {
-    return kernel_plan{std::make_shared<const P>(std::move(v.plan)), v.scratch_bytes, std::move(v.inputs_in_output)};
+    return kernel_plan{std::make_shared<const P>(std::move(v.plan)), v.scratch_bytes, std::move(v.inputs_in_output),
+                       v.overwrites_input};
   }
 }
 
