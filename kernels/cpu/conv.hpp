@@ -119,7 +119,9 @@ struct col_rows {
   T* row(std::int64_t r) const { return col + (r - r0) * width; }
   static void zero(T* d, std::int64_t j, std::int64_t n) { std::fill_n(d + j, n, T(0)); }
   static void copy(T* d, std::int64_t j, const T* s, std::int64_t n, std::int64_t stride) {
-    if (stride == 1)
+    if constexpr (std::is_same_v<T, float>)
+      isa::active().f32_strided_copy(s, stride, n, d + j);
+    else if (stride == 1)
       std::copy_n(s, n, d + j);
     else
       for (std::int64_t i = 0; i < n; ++i) d[j + i] = s[i * stride];
@@ -146,11 +148,9 @@ struct col_panels {
     split(j, n, [&](std::int64_t at, std::int64_t k) { std::fill_n(d + at, k, 0.0f); });
   }
   void copy(float* d, std::int64_t j, const float* s, std::int64_t n, std::int64_t stride) const {
+    const isa::f32_strided_copy_fn copy = isa::active().f32_strided_copy;
     split(j, n, [&](std::int64_t at, std::int64_t k) {
-      if (stride == 1)
-        std::copy_n(s, k, d + at);
-      else
-        for (std::int64_t i = 0; i < k; ++i) d[at + i] = s[i * stride];
+      copy(s, stride, k, d + at);
       s += k * stride;
     });
   }
@@ -201,6 +201,41 @@ void im2col(const T* x, const conv_geometry& g, std::int64_t p0, std::int64_t p1
         out.zero(dst, j + (hi - o0), o1 - hi);
       }
       p += count;
+    }
+  }
+}
+
+/// im2col for 2-D windows: the same rows as im2col, with each tap's valid
+/// output columns worked out once per row rather than per output row (the
+/// N-d loop's divisions per segment cost ResNet-50's strided 3x3 and 7x7
+/// convolutions a third of their time).
+template <class T, class Out>
+void im2col2d(const T* x, const conv_geometry& g, std::int64_t p0, std::int64_t p1, std::int64_t r0, std::int64_t r1,
+              const Out& out) {
+  const auto& ah = g.axes[0];
+  const auto& aw = g.axes[1];
+  const std::int64_t oh0 = p0 / aw.out, oh1 = (p1 + aw.out - 1) / aw.out;
+  for (std::int64_t r = r0; r < r1; ++r) {
+    T* dst = out.row(r);
+    const T* xc = x + (r / g.taps) * g.in_size;
+    const std::int64_t kh = (r % g.taps) / aw.kernel, kw = r % aw.kernel;
+    const std::int64_t off_h = kh * ah.dilation - ah.pad_begin, off_w = kw * aw.dilation - aw.pad_begin;
+    std::int64_t lo, hi;  // output columns whose tap lies inside the row
+    valid_range(0, aw.out, aw.stride, off_w, aw.in, lo, hi);
+    for (std::int64_t oh = oh0; oh < oh1; ++oh) {
+      // This output row's positions within [p0, p1), as columns [c0, c1).
+      const std::int64_t c0 = std::max(p0 - oh * aw.out, std::int64_t{0});
+      const std::int64_t c1 = std::min(p1 - oh * aw.out, aw.out);
+      const std::int64_t j = oh * aw.out + c0 - p0;
+      const std::int64_t ih = oh * ah.stride + off_h;
+      if (ih < 0 || ih >= ah.in || hi <= lo) {
+        out.zero(dst, j, c1 - c0);
+        continue;
+      }
+      const std::int64_t a = std::clamp(lo, c0, c1), b = std::clamp(hi, a, c1);
+      out.zero(dst, j, a - c0);
+      if (b > a) out.copy(dst, j + (a - c0), xc + ih * aw.in + a * aw.stride + off_w, b - a, aw.stride);
+      out.zero(dst, j + (b - c0), c1 - b);
     }
   }
 }
@@ -393,9 +428,15 @@ void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
   // f32 with prepacked W: im2col writes the GEMM's packed panels directly.
   const bool panels = std::is_same_v<T, float> && gemm.takes_panels();
   const auto build_col = [&](const T* xg, std::int64_t p0, std::int64_t p1, T* dst) {
+    const bool plane = g.axes.size() == 2;
     if constexpr (std::is_same_v<T, float>)
-      if (panels) return im2col(xg, g, p0, p1, 0, g.K, col_panels{dst, g.K, nr});
-    im2col(xg, g, p0, p1, 0, g.K, col_rows<T>{dst, 0, p1 - p0});
+      if (panels)
+        return plane ? im2col2d(xg, g, p0, p1, 0, g.K, col_panels{dst, g.K, nr})
+                     : im2col(xg, g, p0, p1, 0, g.K, col_panels{dst, g.K, nr});
+    if (plane)
+      im2col2d(xg, g, p0, p1, 0, g.K, col_rows<T>{dst, 0, p1 - p0});
+    else
+      im2col(xg, g, p0, p1, 0, g.K, col_rows<T>{dst, 0, p1 - p0});
   };
 
   if (sp.tiled) {
@@ -437,7 +478,10 @@ void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
       gemm.panels(ng % g.G, col, g.P, yg, g.P, pool);
     } else {
       parallel_for(pool, g.K, grain_for(8 * g.P), [&](std::int64_t r0, std::int64_t r1) {
-        im2col(xg, g, 0, g.P, r0, r1, col_rows<T>{col, 0, g.P});
+        if (g.axes.size() == 2)
+          im2col2d(xg, g, 0, g.P, r0, r1, col_rows<T>{col, 0, g.P});
+        else
+          im2col(xg, g, 0, g.P, r0, r1, col_rows<T>{col, 0, g.P});
       });
       gemm(ng % g.G, col, g.P, g.P, yg, g.P, pool);
     }

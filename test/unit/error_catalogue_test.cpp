@@ -169,6 +169,25 @@ TEST_CASE("catalogue: the model's own mistakes", "[errors]") {
     INFO(st.message());
     CHECK_THAT(st.message(), Contains("Gemm 'n0'") && Contains("input"));
   }
+  SECTION("a required input or output left unnamed") {
+    // Slice's ends, Add's B: required positions the model leaves as "" (the
+    // compact fuzzer's finding: the kernel read a missing input).
+    graph::model_builder b;
+    auto x = b.input("x", dtype::float32, {2, 3});
+    b.output(b.node("Slice", {x, b.initializer("st", i64({0})), ""}));
+    status st = open_and_run(save(b, "slice_no_ends"), {{"x", tensor::zeros(dtype::float32, {2, 3})}});
+    REQUIRE_FALSE(st.ok());
+    INFO(st.message());
+    CHECK_THAT(st.message(), Contains("Slice 'n0'") && Contains("input 2 is required"));
+
+    graph::model_builder a;
+    auto y = a.input("x", dtype::float32, {2, 3});
+    a.output(a.node("Add", {"", y}));
+    st = open_and_run(save(a, "add_no_a"), {{"x", tensor::zeros(dtype::float32, {2, 3})}});
+    REQUIRE_FALSE(st.ok());
+    INFO(st.message());
+    CHECK_THAT(st.message(), Contains("Add 'n0'") && Contains("input 0 is required"));
+  }
   SECTION("an unknown op") {
     graph::model_builder b;
     b.output(b.node("NoSuchOp", {b.input("x", dtype::float32, {2})}), dtype::float32);

@@ -34,6 +34,15 @@ inline status bind_op(node& nd, const op_info& op) {
   int nin = static_cast<int>(nd.inputs.size()), nout = static_cast<int>(nd.outputs.size());
   if (nin < op.inputs.min || nin > op.inputs.max) return arity_error("inputs", nin, op.inputs);
   if (nout < op.outputs.min || nout > op.outputs.max) return arity_error("outputs", nout, op.outputs);
+  // Only optional inputs and outputs may be left unnamed (a kernel reads its
+  // required inputs and writes its required outputs).
+  const auto required = [](const ops::arity& a, int i) { return i >= 64 || !((a.optional >> i) & 1); };
+  for (int i = 0; i < op.inputs.min; ++i)
+    if (nd.inputs[static_cast<std::size_t>(i)] < 0 && required(op.inputs, i))
+      return failure(errc::invalid_model, where(), ": input ", i, " is required, but the model leaves it unnamed");
+  for (int i = 0; i < op.outputs.min; ++i)
+    if (nd.outputs[static_cast<std::size_t>(i)] < 0 && required(op.outputs, i))
+      return failure(errc::invalid_model, where(), ": output ", i, " is required, but the model leaves it unnamed");
   return ok();
 }
 

@@ -19,7 +19,7 @@ namespace onyx::ops {
 struct Loop {
   static constexpr std::string_view domain = "", name = "Loop";
   static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{2, variadic}, outputs{1, variadic};
+  static constexpr arity inputs{2, variadic, positions(0, 1)}, outputs{1, variadic};
   static constexpr dtype_set I = dtypes::i64, B = dtypes::boolean;
   static constexpr std::array<slot, 0> signature{};
   struct attributes {

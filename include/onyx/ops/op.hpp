@@ -35,10 +35,23 @@ namespace onyx::ops {
 inline constexpr int latest = 1000;
 inline constexpr int variadic = std::numeric_limits<int>::max();
 
+/// How many inputs (or outputs) a node of the op has. The first `min` are
+/// required, except the positions in `optional` (a bit per position: an
+/// optional input before a required one, as com.microsoft's QLinearAdd has
+/// A_zero_point before B); the loader refuses a node that leaves a required
+/// one unnamed, so a kernel may read every required input and write every
+/// required output.
 struct arity {
   int min = 1;
   int max = 1;
+  std::uint64_t optional = 0;
 };
+
+/// The `optional` bits of arity for positions `i...` (each below 64).
+template <class... I>
+constexpr std::uint64_t positions(I... i) {
+  return ((std::uint64_t{1} << i) | ... | std::uint64_t{0});
+}
 
 /// Where one dtype of a kernel's type signature comes from.
 struct slot {

@@ -14,7 +14,7 @@ namespace onyx::ops {
 struct QLinearAdd {
   static constexpr std::string_view domain = "com.microsoft", name = "QLinearAdd";
   static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{7, 8}, outputs{1, 1};
+  static constexpr arity inputs{7, 8, positions(2, 5)}, outputs{1, 1};
   static constexpr dtype_set T = detail::qlinear_8bit;
   struct attributes {};
   static status infer(const attributes&, infer_context& c) { return detail::infer_qlinear_binary(c); }

@@ -17,7 +17,7 @@ namespace onyx::ops {
 struct QLinearConcat {
   static constexpr std::string_view domain = "com.microsoft", name = "QLinearConcat";
   static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{5, variadic}, outputs{1, 1};
+  static constexpr arity inputs{5, variadic, positions(1)}, outputs{1, 1};
   static constexpr dtype_set T = detail::qlinear_8bit;
   static constexpr std::array signature{in(1)};
   static constexpr std::int64_t no_axis = std::numeric_limits<std::int64_t>::min();

@@ -15,7 +15,7 @@ namespace onyx::ops {
 struct QLinearConv {
   static constexpr std::string_view domain = "", name = "QLinearConv";
   static constexpr int since = 10, until = latest;
-  static constexpr arity inputs{8, 9}, outputs{1, 1};
+  static constexpr arity inputs{8, 9, positions(2, 5, 7)}, outputs{1, 1};
   static constexpr dtype_set T1 = dtypes::i8 | dtypes::u8, T2 = T1, T3 = T1, T4 = dtypes::i32;
   using attributes = Conv::attributes;
   static status infer(const attributes& a, infer_context& c) {

@@ -15,7 +15,7 @@ namespace onyx::ops {
 struct QLinearGlobalAveragePool {
   static constexpr std::string_view domain = "com.microsoft", name = "QLinearGlobalAveragePool";
   static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{5, 5}, outputs{1, 1};
+  static constexpr arity inputs{5, 5, positions(2, 4)}, outputs{1, 1};
   static constexpr dtype_set T = detail::qlinear_8bit;
   struct attributes {
     std::int64_t channels_last = 0;

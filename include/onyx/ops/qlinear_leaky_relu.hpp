@@ -13,7 +13,7 @@ namespace onyx::ops {
 struct QLinearLeakyRelu {
   static constexpr std::string_view domain = "com.microsoft", name = "QLinearLeakyRelu";
   static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{4, 5}, outputs{1, 1};
+  static constexpr arity inputs{4, 5, positions(2)}, outputs{1, 1};
   static constexpr dtype_set T = detail::qlinear_8bit;
   struct attributes {
     float alpha = 0.01f;

@@ -16,7 +16,7 @@ namespace onyx::ops {
 struct QLinearMatMul {
   static constexpr std::string_view domain = "", name = "QLinearMatMul";
   static constexpr int since = 10, until = latest;
-  static constexpr arity inputs{8, 8}, outputs{1, 1};
+  static constexpr arity inputs{8, 8, positions(2, 5, 7)}, outputs{1, 1};
   static constexpr dtype_set TS = dtypes::f32 | dtypes::f16 | dtypes::bf16;
   static constexpr dtype_set T1 = dtypes::i8 | dtypes::u8 | dtypes::float8, T2 = T1, T3 = T1;
   struct attributes {};

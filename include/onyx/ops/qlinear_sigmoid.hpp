@@ -13,7 +13,7 @@ namespace onyx::ops {
 struct QLinearSigmoid {
   static constexpr std::string_view domain = "com.microsoft", name = "QLinearSigmoid";
   static constexpr int since = 1, until = latest;
-  static constexpr arity inputs{4, 5}, outputs{1, 1};
+  static constexpr arity inputs{4, 5, positions(2)}, outputs{1, 1};
   static constexpr dtype_set T = detail::qlinear_8bit;
   struct attributes {};
   static status infer(const attributes&, infer_context& c) { return detail::infer_qlinear_unary(c); }
