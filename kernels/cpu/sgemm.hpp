@@ -57,11 +57,16 @@ namespace detail {
 struct free_deleter {
   void operator()(float* p) const { std::free(p); }
 };
-/// An operand packed into full-K panels of `width` rows (A) or columns (B):
-/// panel p holds K steps of `width` floats, zero-padded past the matrix edge.
+/// An operand packed into panels of `width` rows (A) or columns (B), each
+/// holding K steps of `width` floats, zero-padded past the matrix edge.
+/// Blocked (the default): by the GEMM's K blocks, block after block, each
+/// holding that block's steps of every panel (gemm.cpp, operand::blocked);
+/// full-K: panel after panel (a caller that runs the micro-kernel over all
+/// of K itself: Winograd).
 class packed_panels {
  public:
   bool empty() const { return !data_; }
+  bool blocked() const { return blocked_; }
   std::int64_t rows() const { return rows_; }
   std::int64_t cols() const { return cols_; }
   /// The ISA level whose micro-kernel tile this layout matches.
@@ -71,13 +76,14 @@ class packed_panels {
  protected:
   packed_panels() = default;
   packed_panels(std::int64_t rows, std::int64_t cols, std::int64_t panels, std::int64_t depth,
-                int width, isa::level level);
+                int width, isa::level level, bool blocked);
   float* mutable_data() { return data_.get(); }
 
  private:
   std::unique_ptr<float[], free_deleter> data_;  // 64-byte aligned
   std::int64_t rows_ = 0, cols_ = 0;
   isa::level isa_ = isa::level::scalar;
+  bool blocked_ = true;
 };
 }  // namespace detail
 
@@ -88,7 +94,7 @@ class packed_a : public detail::packed_panels {
 
  private:
   friend packed_a pack_a(bool, std::int64_t, std::int64_t, const float*, std::int64_t,
-                         const isa::table&);
+                         const isa::table&, bool);
   using packed_panels::packed_panels;
 };
 
@@ -104,8 +110,10 @@ class packed_b : public detail::packed_panels {
 };
 
 /// Packs op(A), M x K. Costs M*K floats rounded up to whole panels.
+/// `full_k`: panel after panel (see packed_panels), for a caller that reads
+/// the panels itself.
 packed_a pack_a(bool trans_a, std::int64_t M, std::int64_t K, const float* A, std::int64_t lda,
-                const isa::table& kernels = isa::active());
+                const isa::table& kernels = isa::active(), bool full_k = false);
 /// Packs op(B), K x N.
 packed_b pack_b(bool trans_b, std::int64_t K, std::int64_t N, const float* B, std::int64_t ldb,
                 const isa::table& kernels = isa::active());

@@ -63,7 +63,7 @@ inline std::vector<packed_a> transform_weights(const float* w, int64_t M, int64_
     }
   std::vector<packed_a> packed;
   packed.reserve(36);
-  for (int xi = 0; xi < 36; ++xi) packed.push_back(pack_a(false, M, C, u.data() + xi * M * C, C, kernels));
+  for (int xi = 0; xi < 36; ++xi) packed.push_back(pack_a(false, M, C, u.data() + xi * M * C, C, kernels, true));
   return packed;
 }
 

@@ -59,7 +59,14 @@ struct operand {
   const float* data = nullptr;
   int64_t ld = 0;
   bool w_contiguous = false;  // (k, w) at data[k*ld + w], else data[w*ld + k]
-  const float* packed = nullptr;  // full-K panels: (k, w) at [(w / width) * K * width + k * width + w % width]
+  // Prepacked panels. Full-K: (k, w) at [(w / width) * K * width + k * width + w % width].
+  // Blocked (pack_a, pack_b): by KC blocks of all panels, so the slices the
+  // blocks of run_block read one after another are contiguous in memory
+  // (one stream for the prefetchers): block pc of panel q at
+  // [pc * panels * width + q * kc * width], kc that block's depth.
+  const float* packed = nullptr;
+  bool blocked = false;
+  int64_t panels = 0;  // blocked: panels in all
 };
 
 // Packs w in [w0, w0 + wn) by k in [k0, k0 + kn) with the ISA's packer
@@ -68,6 +75,26 @@ void pack(const operand& x, int64_t w0, int64_t wn, int64_t k0, int64_t kn, int 
           int64_t panel_stride, const isa::table& kernels) {
   const float* src = x.w_contiguous ? x.data + k0 * x.ld + w0 : x.data + w0 * x.ld + k0;
   kernels.f32_gemm_pack(src, x.ld, x.w_contiguous, wn, kn, width, dst, panel_stride);
+}
+
+// Packs all W x K of `x` in the blocked layout (operand::blocked).
+void pack_blocked(const operand& x, int64_t W, int64_t K, int width, int64_t panels, float* dst,
+                  const isa::table& kernels) {
+  int64_t pc = 0;
+  do {
+    const int64_t kc = std::min(kc_block, K - pc);
+    pack(x, 0, W, pc, kc, width, dst + pc * panels * width, kc * width, kernels);
+    pc += kc;
+  } while (pc < K);
+}
+
+// A prepacked operand, in whichever layout it was packed.
+operand prepacked(const detail::packed_panels& p, int64_t W, int width) {
+  operand x;
+  x.packed = p.data();
+  x.blocked = p.blocked();
+  x.panels = (W + width - 1) / width;
+  return x;
 }
 
 struct problem {
@@ -88,6 +115,7 @@ struct panels {
 };
 panels slice(const operand& x, int64_t K, int64_t w0, int64_t wn, int64_t k0, int64_t kn, int width,
              scratch& buffer, const isa::table& kernels) {
+  if (x.packed && x.blocked) return {x.packed + k0 * x.panels * width + (w0 / width) * kn * width, kn * width};
   if (x.packed) return {x.packed + (w0 / width) * K * width + k0 * width, K * width};
   const int64_t stride = kn * width;
   float* d = buffer.get((wn + width - 1) / width * stride);
@@ -211,16 +239,19 @@ operand b_operand(bool trans_b, const float* B, int64_t ldb) { return {B, ldb, !
 
 namespace detail {
 packed_panels::packed_panels(int64_t rows, int64_t cols, int64_t panels, int64_t depth, int width,
-                             isa::level level)
-    : data_(allocate_aligned(panels * depth * width)), rows_(rows), cols_(cols), isa_(level) {}
+                             isa::level level, bool blocked)
+    : data_(allocate_aligned(panels * depth * width)), rows_(rows), cols_(cols), isa_(level), blocked_(blocked) {}
 }  // namespace detail
 
 packed_a pack_a(bool trans_a, int64_t M, int64_t K, const float* A, int64_t lda,
-                const isa::table& kernels) {
+                const isa::table& kernels, bool full_k) {
   const int mr = kernels.gemm_mr;
   const int64_t panels = (M + mr - 1) / mr;
-  packed_a out(M, K, panels, K, mr, kernels.isa);
-  pack(a_operand(trans_a, A, lda), 0, M, 0, K, mr, out.mutable_data(), K * mr, kernels);
+  packed_a out(M, K, panels, K, mr, kernels.isa, !full_k);
+  if (full_k)
+    pack(a_operand(trans_a, A, lda), 0, M, 0, K, mr, out.mutable_data(), K * mr, kernels);
+  else
+    pack_blocked(a_operand(trans_a, A, lda), M, K, mr, panels, out.mutable_data(), kernels);
   return out;
 }
 
@@ -228,8 +259,8 @@ packed_b pack_b(bool trans_b, int64_t K, int64_t N, const float* B, int64_t ldb,
                 const isa::table& kernels) {
   const int nr = kernels.gemm_nr;
   const int64_t panels = (N + nr - 1) / nr;
-  packed_b out(K, N, panels, K, nr, kernels.isa);
-  pack(b_operand(trans_b, B, ldb), 0, N, 0, K, nr, out.mutable_data(), K * nr, kernels);
+  packed_b out(K, N, panels, K, nr, kernels.isa, true);
+  pack_blocked(b_operand(trans_b, B, ldb), N, K, nr, panels, out.mutable_data(), kernels);
   return out;
 }
 
@@ -244,25 +275,22 @@ void sgemm_packed(bool trans_a, int64_t M, int64_t N, int64_t K, float alpha, co
                   int64_t lda, const packed_b& B, float beta, float* C, int64_t ldc,
                   const thread_pool* pool, const gemm_epilogue& ep, const isa::table& kernels) {
   assert(B.isa() == kernels.isa && B.rows() == K && B.cols() == N);
-  operand b;
-  b.packed = B.data();
-  run({M, N, K, alpha, beta, a_operand(trans_a, A, lda), b, C, ldc, &ep, &kernels}, pool);
+  run({M, N, K, alpha, beta, a_operand(trans_a, A, lda), prepacked(B, N, kernels.gemm_nr), C, ldc, &ep, &kernels},
+      pool);
 }
 
 void sgemm_packed(bool trans_b, int64_t M, int64_t N, int64_t K, float alpha, const packed_a& A,
                   const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
                   const thread_pool* pool, const gemm_epilogue& ep, const isa::table& kernels) {
   assert(A.isa() == kernels.isa && A.rows() == M && A.cols() == K);
-  operand a;
-  a.packed = A.data();
-  run({M, N, K, alpha, beta, a, b_operand(trans_b, B, ldb), C, ldc, &ep, &kernels}, pool);
+  run({M, N, K, alpha, beta, prepacked(A, M, kernels.gemm_mr), b_operand(trans_b, B, ldb), C, ldc, &ep, &kernels},
+      pool);
 }
 
 void sgemm_panels(int64_t M, int64_t N, int64_t K, const packed_a& A, const float* B, float* C, int64_t ldc,
                   const thread_pool* pool, const gemm_epilogue& ep, const isa::table& kernels) {
   assert(A.isa() == kernels.isa && A.rows() == M && A.cols() == K);
-  operand a, b;
-  a.packed = A.data();
+  operand a = prepacked(A, M, kernels.gemm_mr), b;
   b.packed = B;
   run({M, N, K, 1.0f, 0.0f, a, b, C, ldc, &ep, &kernels}, pool);
 }
