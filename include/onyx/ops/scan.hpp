@@ -109,7 +109,7 @@ struct Scan {
 struct Scan_v8 {
   static constexpr std::string_view domain = "", name = "Scan";
   static constexpr int since = 8, until = 8;
-  static constexpr arity inputs{2, variadic}, outputs{1, variadic};
+  static constexpr arity inputs{2, variadic, positions(0)}, outputs{1, variadic};
   static constexpr dtype_set I = dtypes::i64;
   static constexpr std::array<slot, 0> signature{};
   struct attributes {
