@@ -264,13 +264,16 @@ void depthwise2d(const T* x, const T* w, const T* bias, T* y, const conv_geometr
           const std::int64_t offw = kw * aw.dilation - aw.pad_begin;
           std::int64_t ow0, ow1;
           valid_range(0, aw.out, aw.stride, offw, aw.in, ow0, ow1);
+          if (ow1 <= ow0) continue;  // no tap inside: offw may be anything (a pad of 10^18)
           for (std::int64_t oh = oh0; oh < oh1; ++oh) {
-            const T* xr = xc + (oh * ah.stride + offh) * aw.in + offw;
-            T* yr = yc + oh * aw.out;
+            // Pointers to the first tap read and its output, both inside their rows.
+            const T* xr = xc + (oh * ah.stride + offh) * aw.in + (ow0 * aw.stride + offw);
+            T* yr = yc + oh * aw.out + ow0;
+            const std::int64_t n = ow1 - ow0;
             if (aw.stride == 1)
-              for (std::int64_t ow = ow0; ow < ow1; ++ow) yr[ow] += wv * xr[ow];
+              for (std::int64_t i = 0; i < n; ++i) yr[i] += wv * xr[i];
             else
-              for (std::int64_t ow = ow0; ow < ow1; ++ow) yr[ow] += wv * xr[ow * aw.stride];
+              for (std::int64_t i = 0; i < n; ++i) yr[i] += wv * xr[i * aw.stride];
           }
         }
       }
