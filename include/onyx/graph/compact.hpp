@@ -267,6 +267,9 @@ class reader {
       return fail("tensor data of ", bytes, " bytes, expected ", storage_bytes(t, n), " for ", name(t), " ",
                   to_string(shape));
     if (offset > data_.size() || bytes > data_.size() - offset) return fail("tensor data outside the data section");
+    // The writer starts each tensor's data on a 64-byte boundary; kernels
+    // read it in place as T (a misaligned offset is a damaged file).
+    if (offset % alignment != 0) return fail("tensor data at offset ", offset, ", not ", alignment, "-byte aligned");
     auto* p = const_cast<std::byte*>(data_.data() + offset);
     if (owner_)
       out = tensor::adopt(std::const_pointer_cast<void>(owner_), p, t, std::move(shape));
