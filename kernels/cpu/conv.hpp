@@ -88,12 +88,15 @@ inline result<conv_geometry> make_conv_geometry(const ops::detail::conv_attribut
   for (std::size_t i = 0; i < spatial; ++i) {
     const auto& ax = g.axes[i];
     if (ax.kernel != w[2 + i]) return status(errc::invalid_argument, "kernel_shape does not match W " + to_string(w));
-    g.taps *= ax.kernel;
-    g.P *= ax.out;
-    g.in_size *= ax.in;
+    // An empty W or X may have any other extents (10^18): products in range or an error.
+    if (__builtin_mul_overflow(g.taps, ax.kernel, &g.taps) || __builtin_mul_overflow(g.P, ax.out, &g.P) ||
+        __builtin_mul_overflow(g.in_size, ax.in, &g.in_size))
+      return status(errc::invalid_argument,
+                    "X " + to_string(x) + " and W " + to_string(w) + " give window sizes past 64-bit integers");
     g.pointwise = g.pointwise && ax.kernel == 1 && ax.stride == 1 && ax.pad_begin == 0 && ax.pad_end == 0;
   }
-  g.K = g.Cg * g.taps;
+  if (__builtin_mul_overflow(g.Cg, g.taps, &g.K))
+    return status(errc::invalid_argument, "W " + to_string(w) + " gives a kernel size past 64-bit integers");
   g.depthwise2d = spatial == 2 && g.Cg == 1 && g.Mg == 1;
   return g;
 }

@@ -247,11 +247,16 @@ class reader {
     extents shape(count(8));
     if (!is_valid(dt)) fail("tensor of unknown dtype ", dt);
     const auto t = static_cast<dtype>(dt);
-    std::int64_t n = 1;
+    // n: the elements; span: the product of the nonzero extents, bounded
+    // too (an empty tensor of [0, 10^18, 10^18] would overflow a kernel's
+    // size arithmetic).
+    std::int64_t n = 1, span = 1;
     for (auto& e : shape) {
       e = get<std::int64_t>();
       if (e < 0) fail("tensor with a negative extent");
-      else if (__builtin_mul_overflow(n, e, &n) || n > max_elements) fail("tensor with too many elements");
+      else if (__builtin_mul_overflow(n, e, &n) || n > max_elements ||
+               __builtin_mul_overflow(span, std::max<std::int64_t>(e, 1), &span) || span > max_elements)
+        fail("tensor with too many elements");
       if (failed()) return;
     }
     if (t == dtype::string) {
