@@ -188,6 +188,18 @@ TEST_CASE("catalogue: the model's own mistakes", "[errors]") {
     INFO(st.message());
     CHECK_THAT(st.message(), Contains("Add 'n0'") && Contains("input 0 is required"));
   }
+  SECTION("an absurd window attribute") {
+    // A pad of 7e18 overflowed the window arithmetic (compact-fuzz finding).
+    graph::model_builder b;
+    auto x = b.input("x", dtype::float32, {1, 1, 4, 4});
+    auto w = b.initializer("w", tensor::zeros(dtype::float32, {1, 1, 3, 3}));
+    const std::int64_t huge = std::int64_t{7} << 60;
+    b.output(b.node("Conv", {x, w}, {{"pads", std::vector<std::int64_t>{huge, 0, huge, 0}}}));
+    status st = open_and_run(save(b, "conv_huge_pads"), {{"x", tensor::zeros(dtype::float32, {1, 1, 4, 4})}});
+    REQUIRE_FALSE(st.ok());
+    INFO(st.message());
+    CHECK_THAT(st.message(), Contains("Conv 'n0'") && Contains("pads value") && Contains("is above"));
+  }
   SECTION("an unknown op") {
     graph::model_builder b;
     b.output(b.node("NoSuchOp", {b.input("x", dtype::float32, {2})}), dtype::float32);

@@ -36,8 +36,13 @@ struct window_spec {
   bool ceil_mode = false;
 };
 
+/// The largest kernel extent, stride, dilation or pad accepted: far past any
+/// real model, and small enough that the window arithmetic ((k - 1) d + 1,
+/// pads plus extents) stays inside 64-bit integers.
+inline constexpr std::int64_t max_window_value = std::int64_t{1} << 30;
+
 /// Fills in defaults (strides and dilations 1, pads 0) and validates lengths
-/// and values for `rank` spatial axes.
+/// and values (at most max_window_value) for `rank` spatial axes.
 inline result<window_spec> make_window_spec(std::size_t rank, std::string_view mode,
                                             std::vector<std::int64_t> kernel, std::vector<std::int64_t> strides,
                                             std::vector<std::int64_t> dilations, std::vector<std::int64_t> pads,
@@ -54,6 +59,9 @@ inline result<window_spec> make_window_spec(std::size_t rank, std::string_view m
       if (x < min)
         return status(errc::invalid_graph, std::string(what) + " value " + std::to_string(x) + " is below " +
                                                std::to_string(min));
+      else if (x > max_window_value)
+        return status(errc::invalid_graph, std::string(what) + " value " + std::to_string(x) + " is above " +
+                                               std::to_string(max_window_value));
     return ok();
   };
   w.kernel = std::move(kernel);
