@@ -407,6 +407,10 @@ inline std::shared_ptr<graph> reader::graph_(int depth) {
   ids(g->outputs, values);
   ids(g->captures, values);
   if (failed()) return nullptr;
+  // A node may omit an input or output (-1); the graph's own are values.
+  for (const auto* list : {&g->inputs, &g->outputs, &g->captures})
+    for (int id : *list)
+      if (id < 0) return fail("graph '", g->name, "' has an input, output or capture with no value"), nullptr;
 
   // Each value a node reads is a constant, a graph input, a capture, or the
   // output of an earlier node: the executor may rely on that order.
