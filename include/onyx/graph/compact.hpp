@@ -276,6 +276,13 @@ class reader {
     // read it in place as T (a misaligned offset is a damaged file).
     if (offset % alignment != 0) return fail("tensor data at offset ", offset, ", not ", alignment, "-byte aligned");
     auto* p = const_cast<std::byte*>(data_.data() + offset);
+    if (reinterpret_cast<std::uintptr_t>(p) % alignof(std::max_align_t) != 0) {
+      // Bytes handed in at an address kernels may not read T from (a buffer
+      // in memory; a mapped file's data section is aligned): a copy.
+      out = tensor::zeros(t, std::move(shape));
+      if (bytes > 0) std::memcpy(out.raw(), p, bytes);
+      return;
+    }
     if (owner_)
       out = tensor::adopt(std::const_pointer_cast<void>(owner_), p, t, std::move(shape));
     else
