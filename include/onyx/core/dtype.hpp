@@ -266,12 +266,23 @@ template <class T> constexpr auto load(T v) {
     return v;
 }
 template <class T, class U> constexpr T store(U v) {
-  if constexpr (std::is_same_v<T, float16_t>)
+  if constexpr (std::is_same_v<T, float16_t>) {
     return to_float16(static_cast<float>(v));
-  else if constexpr (std::is_same_v<T, bfloat16_t>)
+  } else if constexpr (std::is_same_v<T, bfloat16_t>) {
     return to_bfloat16(static_cast<float>(v));
-  else
+  } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && std::is_floating_point_v<U>) {
+    // A float outside T's range is undefined behaviour in a plain cast:
+    // through int64 it wraps as NumPy's astype does (-1 -> 65535 for
+    // uint16); NaN and magnitudes past 64 bits give 0.
+    const double d = static_cast<double>(v);
+    if (d > -9223372036854775808.0 && d < 9223372036854775808.0)
+      return static_cast<T>(static_cast<std::int64_t>(d));
+    if (std::is_unsigned_v<T> && d >= 0 && d < 18446744073709551616.0)
+      return static_cast<T>(static_cast<std::uint64_t>(d));
+    return T(0);
+  } else {
     return static_cast<T>(v);
+  }
 }
 
 }  // namespace onyx
