@@ -586,6 +586,7 @@ struct conv_plan {
   bool dw_rows = false;  // depthwise2d_f32
   padded_plane dw;
   std::int64_t dw_slots = 1;
+  bool residual_in_gemm = false;  // fused::Conv's Z accumulated by the f32 GEMM (Y starts as Z)
   std::size_t work = 0, x32 = 0, w32 = 0, b32 = 0, y32 = 0, z32 = 0;  // scratch offsets
 };
 
@@ -639,7 +640,8 @@ result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const pla
                     "Z has shape " + to_string(p.input_shape(3)) + ", expected Y's shape " + to_string(y));
     // Y may take Z's buffer where the GEMM accumulates into Y; the other
     // paths write Y before they add Z.
-    if (D == dtype::float32 && !cp.winograd && !g.depthwise2d) r.overwrites_input = 3;
+    cp.residual_in_gemm = D == dtype::float32 && !cp.winograd && !g.depthwise2d;
+    if (cp.residual_in_gemm) r.overwrites_input = 3;
   }
   if constexpr (D == dtype::float16) {
     cp.x32 = layout.add<float>(element_count(x));
@@ -715,8 +717,7 @@ status run(const kernel_call& c) {
     }
     // The residual: accumulated by the f32 GEMM (Y starts as Z), else added
     // after the conv (zp, float32), and then the clamp.
-    const bool gemm_path = !cp.winograd && !g.depthwise2d;
-    const bool accumulate = residual && D == dtype::float32 && gemm_path;
+    const bool accumulate = residual && cp.residual_in_gemm;
     const float* zp = nullptr;
     if (residual) {
       if constexpr (D == dtype::float32) {
