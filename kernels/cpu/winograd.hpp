@@ -28,8 +28,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
+#include "kernels/cpu/isa/aligned.hpp"
 #include "kernels/cpu/isa/isa.hpp"
 #include "kernels/cpu/sgemm.hpp"
 #include "onyx/core/parallel.hpp"
@@ -41,29 +43,57 @@ using std::int64_t;
 
 /// U[xi] = (G w G^T)[xi] for each (m, c), packed per xi for the micro-kernel
 /// of `kernels`. w is M x C x 3 x 3.
+///
+/// G's rows are (1/4, 0, 0), -(1, 1, 1)/6, (-1, 1, -1)/6, (1/24, 1/12, 1/6),
+/// (1/24, -1/12, 1/6), (0, 0, 1). The weights are taken in chunks of 64
+/// input channels, transposed to 9 rows of 64 so both products run along c
+/// (vectorized by the compiler) into a 36 x 64 block in L1, which is then
+/// copied to the 36 planes of U. (Storing straight into the 36 planes, M x C
+/// floats apart, puts 36 streams on one cache set.) In float: the transformed
+/// weights differ from a double evaluation by a few ulps, far inside the
+/// Winograd error budget.
 inline std::vector<packed_a> transform_weights(const float* w, int64_t M, int64_t C,
                                                const isa::table& kernels = isa::active()) {
-  static constexpr double G[6][3] = {{1.0 / 4, 0, 0},
-                                     {-1.0 / 6, -1.0 / 6, -1.0 / 6},
-                                     {-1.0 / 6, 1.0 / 6, -1.0 / 6},
-                                     {1.0 / 24, 1.0 / 12, 1.0 / 6},
-                                     {1.0 / 24, -1.0 / 12, 1.0 / 6},
-                                     {0, 0, 1}};
-  std::vector<float> u(static_cast<std::size_t>(36 * M * C));
+  constexpr int64_t cb = 64;
+  // Every element is written below: no zero fill (U is 4x the weights).
+  const std::unique_ptr<float[], detail::free_deleter> u(
+      static_cast<float*>(aligned_bytes(static_cast<std::size_t>(36 * M * C) * sizeof(float))));
+  alignas(64) float t[9][cb] = {};  // a last, partial chunk computes on stale columns, never stored
+  alignas(64) float col[3][6][cb];
+  alignas(64) float ub[36][cb];
   for (int64_t m = 0; m < M; ++m)
-    for (int64_t c = 0; c < C; ++c) {
-      const float* g = w + (m * C + c) * 9;
-      double t[6][3];  // G g
+    for (int64_t c0 = 0; c0 < C; c0 += cb) {
+      const int64_t n = std::min(cb, C - c0);
+      const float* g = w + (m * C + c0) * 9;
+      for (int64_t c = 0; c < n; ++c)
+        for (int j = 0; j < 9; ++j) t[j][c] = g[c * 9 + j];
+      // G along the kernel's rows for each of its columns j, then along its columns.
+      for (int j = 0; j < 3; ++j)
+        for (int64_t c = 0; c < cb; ++c) {
+          const float a = t[j][c], b = t[3 + j][c], d = t[6 + j][c];
+          col[j][0][c] = a * 0.25f;
+          col[j][1][c] = (a + b + d) * (-1.0f / 6);
+          col[j][2][c] = (a - b + d) * (-1.0f / 6);
+          col[j][3][c] = a * (1.0f / 24) + b * (1.0f / 12) + d * (1.0f / 6);
+          col[j][4][c] = a * (1.0f / 24) - b * (1.0f / 12) + d * (1.0f / 6);
+          col[j][5][c] = d;
+        }
       for (int k = 0; k < 6; ++k)
-        for (int j = 0; j < 3; ++j) t[k][j] = G[k][0] * g[j] + G[k][1] * g[3 + j] + G[k][2] * g[6 + j];
-      for (int k = 0; k < 6; ++k)
-        for (int l = 0; l < 6; ++l)
-          u[static_cast<std::size_t>(((k * 6 + l) * M + m) * C + c)] =
-              static_cast<float>(t[k][0] * G[l][0] + t[k][1] * G[l][1] + t[k][2] * G[l][2]);
+        for (int64_t c = 0; c < cb; ++c) {
+          const float a = col[0][k][c], b = col[1][k][c], d = col[2][k][c];
+          float* r = &ub[k * 6][0];
+          r[0 * cb + c] = a * 0.25f;
+          r[1 * cb + c] = (a + b + d) * (-1.0f / 6);
+          r[2 * cb + c] = (a - b + d) * (-1.0f / 6);
+          r[3 * cb + c] = a * (1.0f / 24) + b * (1.0f / 12) + d * (1.0f / 6);
+          r[4 * cb + c] = a * (1.0f / 24) - b * (1.0f / 12) + d * (1.0f / 6);
+          r[5 * cb + c] = d;
+        }
+      for (int xi = 0; xi < 36; ++xi) std::copy_n(ub[xi], n, u.get() + (xi * M + m) * C + c0);
     }
   std::vector<packed_a> packed;
   packed.reserve(36);
-  for (int xi = 0; xi < 36; ++xi) packed.push_back(pack_a(false, M, C, u.data() + xi * M * C, C, kernels, true));
+  for (int xi = 0; xi < 36; ++xi) packed.push_back(pack_a(false, M, C, u.get() + xi * M * C, C, kernels, true));
   return packed;
 }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "onyx/core/dtype.hpp"
+#include "onyx/core/host_memory.hpp"
 #include "onyx/core/memory_limits.hpp"
 #include "onyx/core/shape.hpp"
 #include "onyx/core/status.hpp"
@@ -45,12 +46,10 @@ inline std::string to_string(device d) {
   return message(n, ":", d.index);
 }
 
-/// 64-byte aligned host memory, zero-sized requests give a valid pointer;
+/// 64-byte aligned host memory (huge pages for large blocks: host_memory.hpp), zero-sized requests give a valid pointer;
 /// null when the memory cannot be had (or `bytes` is absurd).
 inline std::shared_ptr<void> try_allocate_aligned(std::size_t bytes) {
-  if (bytes > std::numeric_limits<std::size_t>::max() - tensor_alignment) return nullptr;
-  std::size_t rounded = (bytes + tensor_alignment - 1) / tensor_alignment * tensor_alignment;
-  void* p = std::aligned_alloc(tensor_alignment, rounded ? rounded : tensor_alignment);
+  void* p = try_allocate_host(bytes, tensor_alignment);
   if (!p) return nullptr;
   return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
 }

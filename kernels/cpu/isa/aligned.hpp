@@ -1,18 +1,20 @@
 // kernels/cpu/isa/aligned.hpp: the 64-byte aligned blocks the GEMM drivers
-// pack into (gemm.cpp, qgemm.cpp), freed with std::free. The micro-kernel
-// layer does not reach onyx/core/tensor.hpp, whose allocator this mirrors.
+// pack into (gemm.cpp, qgemm.cpp), freed with std::free, from the allocator
+// tensors use (onyx/core/host_memory.hpp: huge pages for large blocks).
 #pragma once
 
 #include <cstddef>
 #include <cstdlib>
 #include <new>
 
+#include "onyx/core/host_memory.hpp"
+
 namespace onyx::kernels::cpu {
 
 /// At least `bytes` (one cache line for 0), 64-byte aligned; std::bad_alloc
 /// (abort without exceptions) when the memory cannot be had.
 inline void* aligned_bytes(std::size_t bytes) {
-  void* p = std::aligned_alloc(64, (bytes > 0 ? bytes + 63 : 64) / 64 * 64);
+  void* p = try_allocate_host(bytes, 64);
   if (!p) {
 #if defined(__cpp_exceptions)
     throw std::bad_alloc();
