@@ -499,7 +499,7 @@ void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
 /// and W transformed for Winograd where that path may be taken.
 struct conv_state {
   std::vector<packed_a> packed;
-  std::vector<packed_a> winograd;  // 36 matrices M x C, or empty
+  winograd::weights winograd;  // U (36 matrices M x C), or empty
   float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
 };
 
@@ -612,8 +612,8 @@ result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const pla
     const conv_state& s = p.state<conv_state>();
     cp.prepacked = static_cast<std::int64_t>(s.packed.size()) == g.G && g.G > 0 && s.packed[0].rows() == g.Mg &&
                    s.packed[0].cols() == g.K && s.packed[0].isa() == isa::active().isa;
-    if (const auto ws = winograd_shape(g); ws && s.winograd.size() == 36 && s.winograd[0].isa() == isa::active().isa &&
-                                           s.winograd[0].rows() == g.M && s.winograd[0].cols() == g.C &&
+    if (const auto ws = winograd_shape(g); ws && !s.winograd.empty() && s.winograd.isa() == isa::active().isa &&
+                                           s.winograd.M == g.M && s.winograd.C == g.C &&
                                            winograd::gain(*ws) >= winograd_min_gain) {
       cp.winograd = true;
       cp.wplan = winograd::make_plan(*ws, threads);

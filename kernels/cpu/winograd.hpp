@@ -41,8 +41,20 @@ namespace onyx::kernels::cpu::winograd {
 
 using std::int64_t;
 
-/// U[xi] = (G w G^T)[xi] for each (m, c), packed per xi for the micro-kernel
-/// of `kernels`. w is M x C x 3 x 3.
+/// The transformed weights U[xi] = (G w G^T)[xi], xi = 0..35, each M x C,
+/// packed in full-K panels for one ISA's micro-kernel: one packed block of 36
+/// x Mp rows (Mp = M rounded up to whole panels, the padding rows zero), so
+/// U[xi] starts at panel xi * Mp / mr. One block rather than 36 keeps its
+/// pages huge (onyx/core/host_memory.hpp).
+struct weights {
+  packed_a panels;  // empty: none prepared
+  int64_t M = 0, C = 0, Mp = 0;
+  bool empty() const { return panels.empty(); }
+  isa::level isa() const { return panels.isa(); }
+  const float* at(int xi) const { return panels.data() + xi * Mp * C; }
+};
+
+/// U for w (M x C x 3 x 3), for the micro-kernel of `kernels`.
 ///
 /// G's rows are (1/4, 0, 0), -(1, 1, 1)/6, (-1, 1, -1)/6, (1/24, 1/12, 1/6),
 /// (1/24, -1/12, 1/6), (0, 0, 1). The weights are taken in chunks of 64
@@ -52,12 +64,14 @@ using std::int64_t;
 /// floats apart, puts 36 streams on one cache set.) In float: the transformed
 /// weights differ from a double evaluation by a few ulps, far inside the
 /// Winograd error budget.
-inline std::vector<packed_a> transform_weights(const float* w, int64_t M, int64_t C,
+inline weights transform_weights(const float* w, int64_t M, int64_t C,
                                                const isa::table& kernels = isa::active()) {
   constexpr int64_t cb = 64;
-  // Every element is written below: no zero fill (U is 4x the weights).
+  const int64_t mr = kernels.gemm_mr, Mp = (M + mr - 1) / mr * mr;
+  // Every element of rows below M is written below; the padding rows are zeroed.
   const std::unique_ptr<float[], detail::free_deleter> u(
-      static_cast<float*>(aligned_bytes(static_cast<std::size_t>(36 * M * C) * sizeof(float))));
+      static_cast<float*>(aligned_bytes(static_cast<std::size_t>(36 * Mp * C) * sizeof(float))));
+  for (int xi = 0; xi < 36; ++xi) std::fill_n(u.get() + (xi * Mp + M) * C, (Mp - M) * C, 0.0f);
   alignas(64) float t[9][cb] = {};  // a last, partial chunk computes on stale columns, never stored
   alignas(64) float col[3][6][cb];
   alignas(64) float ub[36][cb];
@@ -89,12 +103,14 @@ inline std::vector<packed_a> transform_weights(const float* w, int64_t M, int64_
           r[4 * cb + c] = a * (1.0f / 24) - b * (1.0f / 12) + d * (1.0f / 6);
           r[5 * cb + c] = d;
         }
-      for (int xi = 0; xi < 36; ++xi) std::copy_n(ub[xi], n, u.get() + (xi * M + m) * C + c0);
+      for (int xi = 0; xi < 36; ++xi) std::copy_n(ub[xi], n, u.get() + (xi * Mp + m) * C + c0);
     }
-  std::vector<packed_a> packed;
-  packed.reserve(36);
-  for (int xi = 0; xi < 36; ++xi) packed.push_back(pack_a(false, M, C, u.get() + xi * M * C, C, kernels, true));
-  return packed;
+  weights out;
+  out.panels = pack_a(false, 36 * Mp, C, u.get(), C, kernels, true);
+  out.M = M;
+  out.C = C;
+  out.Mp = Mp;
+  return out;
 }
 
 /// The sizes of one Winograd convolution (2-D, 3x3, stride 1, dilation 1, one group).
@@ -164,7 +180,7 @@ inline plan make_plan(const shape& s, int64_t threads, const isa::table& kernels
 
 /// Y = conv(X, w) + bias, clamped to [lo, hi]; `u` from transform_weights,
 /// `scratch` holds p.slots * p.slot_elements floats.
-inline void run(const plan& p, const std::vector<packed_a>& u, const float* x, const float* bias, float lo, float hi,
+inline void run(const plan& p, const weights& u, const float* x, const float* bias, float lo, float hi,
                 float* y, float* scratch, const thread_pool* pool, const isa::table& kernels = isa::active()) {
   const shape& s = p.s;
   const int64_t nr = p.nb, mr = kernels.gemm_mr;
@@ -200,7 +216,7 @@ inline void run(const plan& p, const std::vector<packed_a>& u, const float* x, c
           const int64_t m0 = slice * p.mblock, rows = std::min(p.mblock, s.M - m0);
           const isa::f32_gemm_params params;
           for (int xi = 0; xi < 36; ++xi) {
-            const float* a = u[static_cast<std::size_t>(xi)].data();
+            const float* a = u.at(xi);
             const float* vb = v + xi * in.xi_stride;
             float* mx = m + xi * p.mblock * p.nb;
             for (int64_t i = 0; i < rows; i += mr)
