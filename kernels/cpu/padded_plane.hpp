@@ -1,5 +1,5 @@
 // kernels/cpu/padded_plane.hpp: one channel's input plane, padded and split
-// by phase, as the ISA row kernels f32_dwconv and f32_pool read it.
+// by phase, as the ISA row kernel f32_dwconv reads it.
 //
 // Rows of row_stride floats; within a row, padded column q sits at
 // (q % stride_w) * phase_stride + q / stride_w, so each tap of a strided

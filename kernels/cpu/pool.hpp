@@ -8,10 +8,12 @@
 // over the pool; the separable path's row buffers (one per thread) are the
 // plan's scratch. float16 accumulates in float, like float32; float64 in double.
 // float32 2-D max/average pools (dilation 1 along W, no Indices) run on the
-// ISA kernel f32_pool instead: per plane, the input is copied once into a
-// padded plane (padding -inf or 0, split by phase for strided W) and each
-// output vector reduces all its taps in a register. The separable path ran
-// Inception-v2's 3x3 average pools at ~2.5 G taps/s.
+// ISA kernel f32_pool instead: per output row, the in-bounds input rows are
+// reduced into a padded row buffer (one per thread, its padding set once),
+// then each output vector reduces its taps along it in a register; nothing
+// is copied. The separable path ran Inception-v2's 3x3 average pools at
+// ~2.5 G taps/s; a padded copy of each plane before the pool (the previous
+// f32 path) cost more than the pool itself.
 #pragma once
 
 #include <algorithm>
@@ -20,7 +22,6 @@
 #include <vector>
 
 #include "kernels/cpu/isa/isa.hpp"
-#include "kernels/cpu/padded_plane.hpp"
 #include "onyx/core/parallel.hpp"
 #include "onyx/ops/average_pool.hpp"
 #include "onyx/ops/global_average_pool.hpp"
@@ -107,19 +108,27 @@ struct pool_plan {
   std::int64_t slots = 1;       // separable path: one row buffer per thread
   std::int64_t row_stride = 0;  // accumulators per thread's row (aw.in, rounded up to 128 bytes)
   std::size_t row = 0;          // scratch offset of the row buffers
-  // The f32 plane path (see the top of this file).
-  bool plane_path = false;
-  padded_plane plane_layout;
+  // The f32 row path (see the top of this file).
+  bool row_path = false;
+  std::vector<std::int64_t> h_first, h_end;  // per output row: in-bounds kernel rows
   std::vector<float> h_scale, w_scale;
-  std::size_t plane = 0;  // scratch offset of the padded planes (one per slot)
+  std::int64_t row_floats = 0;  // per thread: isa::pool_row_block row buffers
+  std::size_t rows_buffer = 0;  // scratch offset of the row buffers (one per slot)
 };
 
-/// Sets up the f32 plane path for 2-D max/average pools where it applies.
-inline void plan_plane_path(pool_plan& pp, kind k, bool include_pad, scratch_layout& layout) {
+/// Sets up the f32 row path for 2-D max/average pools where it applies.
+inline void plan_row_path(pool_plan& pp, kind k, bool include_pad, scratch_layout& layout) {
   const auto &ah = pp.axes[0], &aw = pp.axes[1];
-  if (!fits_padded_plane(ah, aw) || k == kind::lp) return;
-  pp.plane_path = true;
-  pp.plane_layout = make_padded_plane(ah, aw);
+  if (k == kind::lp || aw.dilation != 1 || aw.stride < 1 || ah.stride < 1 || ah.dilation < 1) return;
+  // A hostile geometry (strides near 2^30) takes the general path rather
+  // than a huge row buffer.
+  const double row = (static_cast<double>(aw.out) + 16) * static_cast<double>(aw.stride) +
+                     static_cast<double>(aw.kernel) + static_cast<double>(aw.in) + static_cast<double>(aw.pad_begin);
+  if (row > double(1 << 26)) return;
+  pp.row_path = true;
+  pp.row_floats = isa::pool_row_block * isa::pool_row_floats(aw.in, aw.pad_begin, aw.out, aw.kernel, aw.stride);
+  pp.h_first = pp.taps[0].j0;
+  pp.h_end = pp.taps[0].j1;
   if (k == kind::average) {
     const auto scales = [&](std::size_t d, std::int64_t extra) {
       std::vector<float> v(static_cast<std::size_t>(pp.axes[d].out + extra), 0.0f);
@@ -132,28 +141,40 @@ inline void plan_plane_path(pool_plan& pp, kind k, bool include_pad, scratch_lay
     pp.h_scale = scales(0, 0);
     pp.w_scale = scales(1, 16);
   }
-  pp.plane = layout.add<float>(pp.slots * pp.plane_layout.slot_elements);
+  pp.rows_buffer = layout.add<float>(pp.slots * pp.row_floats);
 }
 
-/// The f32 plane path over planes [0, planes) on the pool.
-inline void run_plane_path(const pool_plan& pp, bool is_max, const float* x, float* y, float* scratch,
-                           const thread_pool* pool) {
+/// The f32 row path over planes [0, planes) on the pool.
+inline void run_row_path(const pool_plan& pp, bool is_max, const float* x, float* y, float* scratch,
+                         const thread_pool* pool) {
   const auto &ah = pp.axes[0], &aw = pp.axes[1];
   const isa::table& t = isa::active();
   const std::int64_t slots = pp.slots, planes = pp.planes;
   parallel_for(pool, slots, 1, [&](std::int64_t b, std::int64_t e) {
     for (std::int64_t slot = b; slot < e; ++slot) {
-      const padded_plane& d = pp.plane_layout;
-      float* buf = scratch + slot * d.slot_elements;
-      // The padding is the same in every plane: filled once per thread.
-      fill_padding(d, buf, is_max ? -std::numeric_limits<float>::infinity() : 0.0f);
+      float* row = scratch + slot * pp.row_floats;
+      // The padding is the same for every row: set once per thread.
+      std::fill_n(row, pp.row_floats, is_max ? -std::numeric_limits<float>::infinity() : 0.0f);
+      isa::pool_args a{};
+      a.height = ah.in;
+      a.width = aw.in;
+      a.stride_h = ah.stride;
+      a.dilation_h = ah.dilation;
+      a.pad_top = ah.pad_begin;
+      a.h_first = pp.h_first.data();
+      a.h_end = pp.h_end.data();
+      a.out_h = ah.out;
+      a.out_w = aw.out;
+      a.kw = aw.kernel;
+      a.stride_w = aw.stride;
+      a.pad_left = aw.pad_begin;
+      a.row = row;
+      a.max = is_max;
+      a.h_scale = pp.h_scale.data();
+      a.w_scale = pp.w_scale.data();
       for (std::int64_t plane = planes * slot / slots; plane < planes * (slot + 1) / slots; ++plane) {
-        copy_plane(d, ah, aw, x + plane * pp.in_size, buf, t);
-        isa::pool_args a{};
-        set_window(a, d, ah, aw, buf, y + plane * pp.out_size);
-        a.max = is_max;
-        a.h_scale = pp.h_scale.data();
-        a.w_scale = pp.w_scale.data();
+        a.x = x + plane * pp.in_size;
+        a.y = y + plane * pp.out_size;
         t.f32_pool(a);
       }
     }
@@ -199,7 +220,7 @@ result<planned<pool_plan>> plan_windowed(const ops::detail::pool_attributes& a, 
     pp.row_stride =
         (axes[1].in * static_cast<std::int64_t>(sizeof(A)) + 127) / 128 * 128 / static_cast<std::int64_t>(sizeof(A));
     pp.row = layout.add<A>(pp.slots * pp.row_stride);
-    if constexpr (std::is_same_v<T, float>) plan_plane_path(pp, k, a.count_include_pad != 0, layout);
+    if constexpr (std::is_same_v<T, float>) plan_row_path(pp, k, a.count_include_pad != 0, layout);
     r.scratch_bytes = layout.bytes;
   }
   return r;
@@ -225,8 +246,8 @@ status windowed(const ops::detail::pool_attributes& a, const kernel_call& c) {
   std::int64_t* ip = c.has_output(1) ? c.output(1).data<std::int64_t>() : nullptr;
   const std::int64_t planes = x.dim(0) * x.dim(1);
   if constexpr (std::is_same_v<T, float>) {
-    if (n == 2 && pp.plane_path && !ip) {
-      run_plane_path(pp, K == kind::max, xp, yp, c.scratch_at<float>(pp.plane), c.pool());
+    if (n == 2 && pp.row_path && !ip) {
+      run_row_path(pp, K == kind::max, xp, yp, c.scratch_at<float>(pp.rows_buffer), c.pool());
       return ok();
     }
   }

@@ -113,6 +113,14 @@ const std::vector<pool_case>& cases() {
       {{1, 3, 9, 37}, {3, 3}, {}, {}, {1, 1, 1, 1}},
       {{1, 2, 11, 40}, {3, 3}, {2, 2}, {}, {0, 0, 1, 1}, true},
       {{1, 2, 12, 35}, {5, 4}, {3, 2}, {}, {2, 1, 2, 2}},
+      // The f32 row path: stride 1 (unit-stride taps), stride 2 (even
+      // elements of two vectors) and 3 (gathered) over rows of several
+      // vectors, a window wider than 16 taps, and dilation along H.
+      {{1, 3, 6, 70}, {3, 3}, {1, 1}, {}, {1, 1, 1, 1}},
+      {{2, 2, 9, 71}, {3, 3}, {2, 2}, {}, {1, 1, 1, 1}},
+      {{1, 2, 8, 67}, {3, 4}, {2, 3}, {}, {0, 2, 1, 1}, true},
+      {{1, 2, 4, 50}, {2, 20}, {1, 2}, {}, {0, 3, 1, 5}},
+      {{1, 2, 11, 41}, {3, 3}, {1, 2}, {3, 1}, {2, 1, 2, 1}},
   };
   return all;
 }

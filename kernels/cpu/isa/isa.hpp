@@ -136,15 +136,44 @@ struct dwconv_args : plane_window {
   float min, max;
 };
 using f32_dwconv_fn = void (*)(const dwconv_args&);
-/// One channel of a 2-D max or average pool (the padding holds -inf for
-/// max, 0 for average):
-///   y[oh, x] = max over taps, or (sum over taps) * h_scale[oh] * w_scale[x]
-/// Max skips NaN inputs (a NaN never replaces the running maximum).
-struct pool_args : plane_window {
+/// One channel of a 2-D max or average pool (dilation 1 along W), read
+/// straight from the input plane (height x width floats at x):
+///   y[oh, ox] = max over the window's in-bounds taps, or
+///               (sum over them) * h_scale[oh] * w_scale[ox]
+/// Output row oh reads input rows oh * stride_h - pad_top + i * dilation_h
+/// for i in [h_first[oh], h_end[oh]) (the in-bounds taps, from the plan);
+/// they are reduced into a row buffer, whose image part starts at pad_left,
+/// then output ox reduces buffer[ox * stride_w + j], j < kw. `row` holds
+/// pool_row_block buffers of pool_row_floats() floats (buffer r at r *
+/// pool_row_floats()), all set by the caller to the padding value (-inf for
+/// max, 0 for average) before the first call; the kernel writes only their
+/// image parts, pool_row_block output rows at a time (so a buffer is not
+/// read back right after it is stored). Max skips NaN inputs (a NaN never
+/// replaces the running maximum).
+struct pool_args {
+  const float* x;
+  std::int64_t height, width;
+  std::int64_t stride_h, dilation_h, pad_top;
+  const std::int64_t* h_first;
+  const std::int64_t* h_end;
+  std::int64_t out_h, out_w;
+  std::int64_t kw, stride_w, pad_left;
+  float* row;
   bool max;
   const float* h_scale;  // out_h floats (average)
   const float* w_scale;  // out_w floats, with 16 floats of slack (average)
+  float* y;
 };
+/// Output rows per pass of f32_pool, and so row buffers in pool_args::row.
+constexpr std::int64_t pool_row_block = 8;
+/// The floats of one row buffer: the image at pad_left, every window, and
+/// slack for whole-vector reads (up to 2 x 16 floats past a window's
+/// start), in whole cache lines.
+constexpr std::int64_t pool_row_floats(std::int64_t width, std::int64_t pad_left, std::int64_t out_w,
+                                       std::int64_t kw, std::int64_t stride_w) {
+  const std::int64_t windows = (out_w + 15) / 16 * 16 * stride_w + kw;
+  return ((pad_left + width > windows ? pad_left + width : windows) + 64 + 15) / 16 * 16;
+}
 using f32_pool_fn = void (*)(const pool_args&);
 using f32_winograd_input_fn = void (*)(const winograd_input_args&);
 using f32_winograd_output_fn = void (*)(const winograd_output_args&);
