@@ -384,17 +384,30 @@ void strided_copy(const float* src, std::int64_t stride, std::int64_t n, float* 
     return;
   }
 #if defined(__AVX512F__)
-  if (stride == 2) {  // 16 outputs from 32 inputs; reads stay within src[0, 2(n-1)]
+  if (stride == 2) {
+    // 16 outputs from the even elements of 31 inputs (the 32nd is not
+    // loaded, so reads stop at src[2(n-1)]); the last, partial group by
+    // masked loads and a masked store. im2col's copies are one panel (32
+    // outputs) or less, so a scalar tail was half of every copy.
     const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
-    for (; k + 17 <= n; k += 16) {
-      const __m512 lo = _mm512_loadu_ps(src + 2 * k), hi = _mm512_loadu_ps(src + 2 * k + 16);
+    for (; k + 16 <= n; k += 16) {
+      const __m512 lo = _mm512_loadu_ps(src + 2 * k), hi = _mm512_maskz_loadu_ps(0x7fff, src + 2 * k + 16);
       _mm512_storeu_ps(dst + k, _mm512_permutex2var_ps(lo, even, hi));
+    }
+    if (k < n) {
+      const std::int64_t m = 2 * (n - k) - 1;  // inputs read: src[2k, 2k + m)
+      const auto first = [](std::int64_t c) { return static_cast<__mmask16>(c >= 16 ? 0xffff : (1u << c) - 1u); };
+      const __m512 lo = _mm512_maskz_loadu_ps(first(m), src + 2 * k);
+      const __m512 hi = _mm512_maskz_loadu_ps(first(m > 16 ? m - 16 : 0), src + 2 * k + 16);
+      _mm512_mask_storeu_ps(dst + k, first(n - k), _mm512_permutex2var_ps(lo, even, hi));
+      return;
     }
   }
 #elif defined(__AVX2__)
-  if (stride == 2) {  // 8 outputs from 16 inputs
-    for (; k + 9 <= n; k += 8) {
-      const __m256 lo = _mm256_loadu_ps(src + 2 * k), hi = _mm256_loadu_ps(src + 2 * k + 8);
+  if (stride == 2) {  // 8 outputs from the even elements of 15 inputs (the 16th not loaded)
+    const __m256i hi_mask = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, -1, 0);
+    for (; k + 8 <= n; k += 8) {
+      const __m256 lo = _mm256_loadu_ps(src + 2 * k), hi = _mm256_maskload_ps(src + 2 * k + 8, hi_mask);
       // Per 128-bit half: lo0 lo2 hi0 hi2 | lo4 lo6 hi4 hi6; then the middle pairs swap.
       const __m256 mixed = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
       _mm256_storeu_ps(dst + k, _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(mixed), _MM_SHUFFLE(3, 1, 2, 0))));
