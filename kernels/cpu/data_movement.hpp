@@ -76,6 +76,17 @@ template <class E> void copy_n(const E* src, std::int64_t n, E* dst) {
   }
 }
 
+/// The plan step of a kernel whose output 0 is input 0's bytes under another
+/// shape (Reshape, Flatten, Squeeze, Unsqueeze): the memory planner may give
+/// output 0 input 0's buffer when the node is the input's last reader
+/// (planned::overwrites_input), and copy_input then copies nothing.
+struct same_bytes_plan {};
+inline planned<same_bytes_plan> output_in_input_buffer() {
+  planned<same_bytes_plan> r;
+  r.overwrites_input = 0;
+  return r;
+}
+
 /// Output's element count copied from input 0 (Reshape, Flatten, Squeeze...).
 template <class E> status copy_input(const kernel_call& c) {
   const tensor& x = c.input(0);

@@ -174,3 +174,57 @@ TEST_CASE("Concat chains (DenseNet's blocks) share one buffer", "[concat_in_plac
     test::require_close(outs[0].as_tensor(), want, 1e-6, 1e-6);
   }
 }
+
+TEST_CASE("Reshape, Flatten, Squeeze, Unsqueeze take their input's buffer when they read it last",
+          "[concat_in_place]") {
+  // x [1, 16, 4, 4] -> a = Relu(x) -> r = VIEW(a) -> y = Sigmoid(r) (output);
+  // with `keep`, z = Abs(a) (output) reads a after r's last reader.
+  struct view {
+    std::string op;
+    graph::model_builder::attributes attrs;
+    bool shape_input;
+  };
+  const std::vector<view> views = {{"Reshape", {}, true},
+                                   {"Flatten", {{"axis", 1}}, false},
+                                   {"Unsqueeze", {}, true},
+                                   {"Squeeze", {}, true}};
+  for (const auto& v : views)
+    for (bool keep : {false, true}) {
+      INFO(v.op << (keep ? ", input read again" : ""));
+      graph::model_builder b{17};
+      auto x = b.input("x", dtype::float32, {1, 16, 4, 4});
+      auto a = b.node("Relu", {x}, {}, std::vector<std::string>{"a"})[0];
+      std::vector<std::string> in{a};
+      if (v.shape_input) {
+        const std::vector<std::int64_t> arg = v.op == "Reshape" ? std::vector<std::int64_t>{1, 256}
+                                              : v.op == "Unsqueeze" ? std::vector<std::int64_t>{4}
+                                                                    : std::vector<std::int64_t>{0};
+        in.push_back(b.initializer("arg", tensor::from(arg, {static_cast<std::int64_t>(arg.size())})));
+      }
+      auto r = b.node(v.op, in, v.attrs, std::vector<std::string>{"r"})[0];
+      b.output(b.node("Sigmoid", {r}, {}, std::vector<std::string>{"y"})[0], dtype::float32);
+      if (keep) b.output(b.node("Abs", {a}, {}, std::vector<std::string>{"z"})[0], dtype::float32);
+      const auto path = test::temp_path("view_in_place.onnx");
+      REQUIRE(b.save(path).ok());
+      auto p = plan(path, {1, 16, 4, 4});
+      REQUIRE(p.offset("a") != runtime::unplanned);
+      if (keep)
+        CHECK(p.offset("r") != p.offset("a"));
+      else
+        CHECK(p.offset("r") == p.offset("a"));
+      std::vector<float> xs(256);
+      for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<float>(static_cast<int>(i % 37) - 18) / 8.0f;
+      std::vector<float> want_y, want_z;
+      for (float e : xs) {
+        want_y.push_back(1.0f / (1.0f + std::exp(-std::max(e, 0.0f))));
+        want_z.push_back(std::max(e, 0.0f));
+      }
+      session s(path, {.threads = 2});
+      for (int run = 0; run < 2; ++run) {
+        auto outs = s.run({named_value{"x", tensor::from(xs, {1, 16, 4, 4})}});
+        REQUIRE(outs.size() == (keep ? 2u : 1u));
+        test::require_close(outs[0].as_tensor(), want_y, 1e-6, 1e-6);
+        if (keep) test::require_close(outs[1].as_tensor(), want_z, 0, 0);
+      }
+    }
+}
