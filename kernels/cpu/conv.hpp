@@ -35,6 +35,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -426,9 +427,14 @@ inline conv_split split_conv(const conv_geometry& g, std::int64_t threads) {
 
 /// The im2col + GEMM driver over images, groups and column tiles; `col`
 /// holds split.col_elements elements of scratch.
+///
+/// Between tiles (and between images and groups) it checks `c`'s
+/// stop_requested and returns false, leaving Y partly written, when the run
+/// was told to stop: one Conv over a huge map can otherwise outlast any
+/// run deadline (a fuzzed model asked for 10^13 multiply-adds).
 template <class T, class Gemm>
-void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp, T* col, const Gemm& gemm,
-                 const thread_pool* pool) {
+bool conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp, T* col, const Gemm& gemm,
+                 const thread_pool* pool, const kernel_call& c) {
   const std::int64_t x_group = g.Cg * g.in_size, y_group = g.Mg * g.P;
   const std::int64_t tile = sp.tile, tiles = sp.tiles, tasks = sp.tasks, slots = sp.slots;
   const std::int64_t nr = isa::active().gemm_nr;
@@ -448,10 +454,15 @@ void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
 
   if (sp.tiled) {
     // One contiguous range of tasks per slot, as parallel_for would split them.
+    std::atomic<bool> stop{false};
     parallel_for(pool, slots, 1, [&](std::int64_t b, std::int64_t e) {
       for (std::int64_t slot = b; slot < e; ++slot) {
         T* cs = col ? col + slot * sp.slot_elements : nullptr;
         for (std::int64_t t = tasks * slot / slots; t < tasks * (slot + 1) / slots; ++t) {
+          if (stop.load(std::memory_order_relaxed) || c.stop_requested()) {
+            stop.store(true, std::memory_order_relaxed);
+            return;
+          }
           const std::int64_t ng = t / tiles, p0 = (t % tiles) * tile, p1 = std::min(p0 + tile, g.P);
           const T* xg = x + ng * x_group;
           T* yg = y + ng * y_group + p0;
@@ -467,10 +478,11 @@ void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
         }
       }
     });
-    return;
+    return !stop.load();
   }
   // Few large GEMMs: whole col per (image, group), im2col and GEMM on the pool.
   for (std::int64_t ng = 0; ng < g.N * g.G; ++ng) {
+    if (c.stop_requested()) return false;
     const T* xg = x + ng * x_group;
     T* yg = y + ng * y_group;
     if (g.pointwise) {
@@ -493,6 +505,7 @@ void conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
       gemm(ng % g.G, col, g.P, g.P, yg, g.P, pool);
     }
   }
+  return true;
 }
 
 /// What prepare keeps: W_g packed per group (f32 and f16, when W is constant),
@@ -684,9 +697,9 @@ status run(const kernel_call& c) {
     const float lo = residual ? no_min : s.lo, hi = residual ? no_max : s.hi;  // clamped after Z is added
     if (g.depthwise2d)
       depthwise2d(x.data<double>(), w.data<double>(), b, y.data<double>(), g, lo, hi, c.pool());
-    else
-      conv_driver(x.data<double>(), y.data<double>(), g, cp.split, c.scratch_at<double>(cp.work),
-                  group_gemm<double>{w.data<double>(), b, lo, hi, g.Mg, g.K}, c.pool());
+    else if (!conv_driver(x.data<double>(), y.data<double>(), g, cp.split, c.scratch_at<double>(cp.work),
+                          group_gemm<double>{w.data<double>(), b, lo, hi, g.Mg, g.K}, c.pool(), c))
+      return kernel_call::stopped();
     if (residual) add_residual(y.data<double>(), c.input(3).data<double>(), y.size(), s.lo, s.hi, c.pool());
     return ok();
   } else {
@@ -736,10 +749,10 @@ status run(const kernel_call& c) {
       depthwise2d_f32(xp, wp, bp, yp, g, cp.dw, lo, hi, c.scratch_at<float>(cp.work), cp.dw_slots, c.pool());
     else if (g.depthwise2d)
       depthwise2d(xp, wp, bp, yp, g, lo, hi, c.pool());
-    else
-      conv_driver(xp, yp, g, cp.split, c.scratch_at<float>(cp.work),
-                  group_gemm<float>{cp.prepacked ? &s.packed : nullptr, wp, bp, lo, hi, g.Mg, g.K, accumulate},
-                  c.pool());
+    else if (!conv_driver(xp, yp, g, cp.split, c.scratch_at<float>(cp.work),
+                          group_gemm<float>{cp.prepacked ? &s.packed : nullptr, wp, bp, lo, hi, g.Mg, g.K, accumulate},
+                          c.pool(), c))
+      return kernel_call::stopped();
     if (residual && !accumulate) add_residual(yp, zp, y.size(), s.lo, s.hi, c.pool());
     if constexpr (D == dtype::float16) {
       onyx::narrow(std::span<const float>(yp, static_cast<std::size_t>(y.size())), y);

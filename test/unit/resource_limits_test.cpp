@@ -6,6 +6,7 @@
 // 4 GiB address-space limit.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -203,6 +204,31 @@ TEST_CASE("terminate from another thread ends a 10^15-iteration Loop", "[limits]
   t.join();
   CHECK(st.code() == errc::cancelled);
   CHECK_THAT(st.message(), Contains("terminated"));
+}
+
+TEST_CASE("terminate stops a long Conv inside its kernel, not only between nodes", "[limits]") {
+  // One Conv of ~105 GFLOP (64 -> 64 channels, 7x7, over 512x512): seconds
+  // at any ISA level. The executor checks the stop flag between nodes; the
+  // Conv kernel checks it between its tiles (kernel_call::stop_requested).
+  graph::model_builder b{17};
+  auto x = b.input("x", dtype::float32, {1, 64, 512, 512});
+  auto w = b.initializer("w", tensor::zeros(dtype::float32, {64, 64, 7, 7}));
+  b.output(b.node("Conv", {x, w}, {{"pads", std::vector<std::int64_t>{3, 3, 3, 3}}}), dtype::float32);
+  session s(save(b, "limits_long_conv.onnx"), {.threads = 1});
+  std::vector<named_value> in{{"x", tensor::zeros(dtype::float32, {1, 64, 512, 512})}};
+  std::vector<value> outs;
+  std::atomic<bool> stop{false};
+  status st;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::thread t([&] { st = s.run(std::span<const named_value>(in), outs, run_options{&stop}); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  stop = true;
+  t.join();
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.code() == errc::cancelled);
+  CHECK_THAT(st.message(), Contains("Conv") && Contains("inside the kernel"));
+  CHECK(waited < std::chrono::seconds(20));
 }
 
 TEST_CASE("subgraphs nested thousands deep are refused cleanly", "[limits]") {

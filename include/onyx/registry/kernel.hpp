@@ -85,6 +85,11 @@ class kernel_context {
     (void)g;
     return -1;
   }
+  /// Whether the run was told to stop (run_options::terminate, or past
+  /// run_options::timeout). The executor checks between nodes; a kernel whose
+  /// one call can run long (Conv over a huge map) checks between blocks of
+  /// work and returns kernel_call::stopped(). Safe from pool threads.
+  virtual bool stop_requested() const { return false; }
 };
 
 /// One kernel invocation: attributes, prepared state, inputs and outputs.
@@ -113,6 +118,13 @@ class kernel_call {
     return out_[i]->as_tensor();
   }
   kernel_context& context() const { return *ctx_; }
+  /// See kernel_context::stop_requested.
+  bool stop_requested() const { return ctx_ && ctx_->stop_requested(); }
+  /// What a kernel returns when it stops early because stop_requested().
+  static status stopped() {
+    return status(errc::cancelled, "stopped inside the kernel: the run was terminated or passed its deadline "
+                                   "(run_options::terminate, run_options::timeout)");
+  }
   const thread_pool* pool() const { return ctx_->pool(); }
   template <class State> const State& state() const { return *static_cast<const State*>(state_); }
   /// The object the kernel's `plan` step returned for these input shapes.

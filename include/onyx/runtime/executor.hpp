@@ -366,6 +366,11 @@ class node_context final : public kernel_context {
   }
   void set_limits(const memory_limits& l) { limits_ = l; }
   status run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) override;
+  bool stop_requested() const override {
+    return (rc_->terminate && rc_->terminate->load(std::memory_order_relaxed)) ||
+           (rc_->deadline != std::chrono::steady_clock::time_point::max() &&
+            std::chrono::steady_clock::now() > rc_->deadline);
+  }
   int subgraph_index(const graph::graph* g) const override {
     const auto& sg = node_->node->subgraphs;
     for (std::size_t i = 0; i < sg.size(); ++i)
