@@ -29,6 +29,7 @@
 #include <memory>
 
 #include "kernels/cpu/isa/isa.hpp"
+#include "onyx/core/host_memory.hpp"
 #include "onyx/core/thread_pool.hpp"
 
 namespace onyx::kernels::cpu {
@@ -55,7 +56,7 @@ void sgemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int6
 
 namespace detail {
 struct free_deleter {
-  void operator()(float* p) const { std::free(p); }
+  void operator()(float* p) const { free_host(p); }  // blocks from aligned_bytes
 };
 /// An operand packed into panels of `width` rows (A) or columns (B), each
 /// holding K steps of `width` floats, zero-padded past the matrix edge.

@@ -51,7 +51,7 @@ inline std::string to_string(device d) {
 inline std::shared_ptr<void> try_allocate_aligned(std::size_t bytes) {
   void* p = try_allocate_host(bytes, tensor_alignment);
   if (!p) return nullptr;
-  return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+  return std::shared_ptr<void>(p, [](void* q) { free_host(q); });
 }
 
 /// As try_allocate_aligned, throwing std::bad_alloc (aborting without

@@ -1,5 +1,5 @@
 // kernels/cpu/isa/aligned.hpp: the 64-byte aligned blocks the GEMM drivers
-// pack into (gemm.cpp, qgemm.cpp), freed with std::free, from the allocator
+// pack into (gemm.cpp, qgemm.cpp), released with free_host, from the allocator
 // tensors use (onyx/core/host_memory.hpp: huge pages for large blocks).
 #pragma once
 

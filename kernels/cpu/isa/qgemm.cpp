@@ -280,7 +280,7 @@ std::vector<std::int32_t> shifted_zero_points(const q8_operand& x, int64_t count
 }  // namespace
 }  // namespace qgemm_detail
 
-void q8_panels::free_bytes::operator()(std::byte* p) const { std::free(p); }
+void q8_panels::free_bytes::operator()(std::byte* p) const { free_host(p); }
 
 q8_panels q8_pack(bool as_a, std::int64_t W, std::int64_t K, const q8_matrix& x, const thread_pool* pool,
                   const isa::q8_gemm_kernel& kernel) {
