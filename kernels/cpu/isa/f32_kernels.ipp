@@ -375,6 +375,25 @@ void gemm_pack(const float* src, std::int64_t ld, bool w_contiguous, std::int64_
   }
 }
 
+// --- even elements of two vectors --------------------------------------------
+//
+// (lo[0], lo[2], ..., hi[0], hi[2], ...): the stride-2 gather of strided_copy
+// and of the pool's strided taps.
+#if defined(__AVX512F__)
+inline __m512 evens(__m512 lo, __m512 hi) {
+  const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+  return _mm512_permutex2var_ps(lo, even, hi);
+}
+#elif defined(__AVX2__)
+inline __m256 evens(__m256 lo, __m256 hi) {
+  // Per 128-bit half: lo0 lo2 hi0 hi2 | lo4 lo6 hi4 hi6; then the middle pairs swap.
+  const __m256 mixed = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(mixed), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+#elif defined(__SSE2__)
+inline __m128 evens(__m128 lo, __m128 hi) { return _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)); }
+#endif
+
 // --- strided copy (isa::f32_strided_copy_fn) ---------------------------------
 
 void strided_copy(const float* src, std::int64_t stride, std::int64_t n, float* dst) {
@@ -389,17 +408,16 @@ void strided_copy(const float* src, std::int64_t stride, std::int64_t n, float* 
     // loaded, so reads stop at src[2(n-1)]); the last, partial group by
     // masked loads and a masked store. im2col's copies are one panel (32
     // outputs) or less, so a scalar tail was half of every copy.
-    const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
     for (; k + 16 <= n; k += 16) {
       const __m512 lo = _mm512_loadu_ps(src + 2 * k), hi = _mm512_maskz_loadu_ps(0x7fff, src + 2 * k + 16);
-      _mm512_storeu_ps(dst + k, _mm512_permutex2var_ps(lo, even, hi));
+      _mm512_storeu_ps(dst + k, evens(lo, hi));
     }
     if (k < n) {
       const std::int64_t m = 2 * (n - k) - 1;  // inputs read: src[2k, 2k + m)
       const auto first = [](std::int64_t c) { return static_cast<__mmask16>(c >= 16 ? 0xffff : (1u << c) - 1u); };
       const __m512 lo = _mm512_maskz_loadu_ps(first(m), src + 2 * k);
       const __m512 hi = _mm512_maskz_loadu_ps(first(m > 16 ? m - 16 : 0), src + 2 * k + 16);
-      _mm512_mask_storeu_ps(dst + k, first(n - k), _mm512_permutex2var_ps(lo, even, hi));
+      _mm512_mask_storeu_ps(dst + k, first(n - k), evens(lo, hi));
       return;
     }
   }
@@ -408,9 +426,7 @@ void strided_copy(const float* src, std::int64_t stride, std::int64_t n, float* 
     const __m256i hi_mask = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, -1, 0);
     for (; k + 8 <= n; k += 8) {
       const __m256 lo = _mm256_loadu_ps(src + 2 * k), hi = _mm256_maskload_ps(src + 2 * k + 8, hi_mask);
-      // Per 128-bit half: lo0 lo2 hi0 hi2 | lo4 lo6 hi4 hi6; then the middle pairs swap.
-      const __m256 mixed = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
-      _mm256_storeu_ps(dst + k, _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(mixed), _MM_SHUFFLE(3, 1, 2, 0))));
+      _mm256_storeu_ps(dst + k, evens(lo, hi));
     }
   }
 #endif
@@ -834,17 +850,11 @@ V load_strided(const float* p, std::int64_t s) {
     return load_vec<V>(p);
   } else {
 #if defined(__AVX512F__)
-    if constexpr (S == 2 && lanes == 16) {
-      const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
-      return V(_mm512_permutex2var_ps(_mm512_loadu_ps(p), even, _mm512_loadu_ps(p + 16)));
-    }
+    if constexpr (S == 2 && lanes == 16) return V(evens(_mm512_loadu_ps(p), _mm512_loadu_ps(p + 16)));
 #elif defined(__AVX2__)
-    if constexpr (S == 2 && lanes == 8) {
-      const __m256 mixed = _mm256_shuffle_ps(_mm256_loadu_ps(p), _mm256_loadu_ps(p + 8), _MM_SHUFFLE(2, 0, 2, 0));
-      return V(_mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(mixed), _MM_SHUFFLE(3, 1, 2, 0))));
-    }
+    if constexpr (S == 2 && lanes == 8) return V(evens(_mm256_loadu_ps(p), _mm256_loadu_ps(p + 8)));
 #elif defined(__SSE2__)
-    if constexpr (S == 2 && lanes == 4) return V(_mm_shuffle_ps(_mm_loadu_ps(p), _mm_loadu_ps(p + 4), _MM_SHUFFLE(2, 0, 2, 0)));
+    if constexpr (S == 2 && lanes == 4) return V(evens(_mm_loadu_ps(p), _mm_loadu_ps(p + 4)));
 #endif
 #if defined(__aarch64__)
     if constexpr (S == 2 && uses_neon) return V(vld2q_f32(p).val[0]);
@@ -859,6 +869,12 @@ template <bool Max, int S>
 void pool_rows(const isa::pool_args& a) {
   const float init_s = Max ? -inf : 0.0f;
   const vec init(init_s);
+  const auto combine = [](vec acc, vec v) {
+    if constexpr (Max)
+      return where(v > acc, v, acc);
+    else
+      return acc + v;
+  };
   const std::int64_t W = a.width, step = a.dilation_h * W;
   const std::int64_t row_floats = isa::pool_row_floats(W, a.pad_left, a.out_w, a.kw, a.stride_w);
   for (std::int64_t oh0 = 0; oh0 < a.out_h; oh0 += isa::pool_row_block) {
@@ -870,24 +886,13 @@ void pool_rows(const isa::pool_args& a) {
       std::int64_t w = 0;
       for (; w + lanes <= W; w += lanes) {
         vec acc = init;
-        for (std::int64_t i = i0; i < i1; ++i) {
-          const vec v = load_vec(x0 + (i - i0) * step + w);
-          if constexpr (Max)
-            acc = where(v > acc, v, acc);
-          else
-            acc = acc + v;
-        }
+        for (std::int64_t i = i0; i < i1; ++i) acc = combine(acc, load_vec(x0 + (i - i0) * step + w));
         store_vec(image + w, acc);
       }
       if (w < W) {  // the tail: reads stay inside the plane
         vec acc = init;
-        for (std::int64_t i = i0; i < i1; ++i) {
-          const vec v = load_first<vec>(x0 + (i - i0) * step + w, W - w, init_s);
-          if constexpr (Max)
-            acc = where(v > acc, v, acc);
-          else
-            acc = acc + v;
-        }
+        for (std::int64_t i = i0; i < i1; ++i)
+          acc = combine(acc, load_first<vec>(x0 + (i - i0) * step + w, W - w, init_s));
         store_first(image + w, acc, W - w);
       }
     }
@@ -900,13 +905,7 @@ void pool_rows(const isa::pool_args& a) {
         const float* p = row + ox * (S > 0 ? S : a.stride_w);
         vec acc = init;
 #pragma GCC unroll 8
-        for (std::int64_t j = 0; j < a.kw; ++j) {
-          const vec v = load_strided<S>(p + j, a.stride_w);
-          if constexpr (Max)
-            acc = where(v > acc, v, acc);
-          else
-            acc = acc + v;
-        }
+        for (std::int64_t j = 0; j < a.kw; ++j) acc = combine(acc, load_strided<S>(p + j, a.stride_w));
         if constexpr (!Max) acc = acc * hs * load_vec(a.w_scale + ox);
         if (ox + lanes <= a.out_w)
           store_vec(y + ox, acc);
