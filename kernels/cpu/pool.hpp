@@ -110,7 +110,6 @@ struct pool_plan {
   std::size_t row = 0;          // scratch offset of the row buffers
   // The f32 row path (see the top of this file).
   bool row_path = false;
-  std::vector<std::int64_t> h_first, h_end;  // per output row: in-bounds kernel rows
   std::vector<float> h_scale, w_scale;
   std::int64_t row_floats = 0;  // per thread: isa::pool_row_block row buffers
   std::size_t rows_buffer = 0;  // scratch offset of the row buffers (one per slot)
@@ -127,8 +126,6 @@ inline void plan_row_path(pool_plan& pp, kind k, bool include_pad, scratch_layou
   if (row > double(1 << 26)) return;
   pp.row_path = true;
   pp.row_floats = isa::pool_row_block * isa::pool_row_floats(aw.in, aw.pad_begin, aw.out, aw.kernel, aw.stride);
-  pp.h_first = pp.taps[0].j0;
-  pp.h_end = pp.taps[0].j1;
   if (k == kind::average) {
     const auto scales = [&](std::size_t d, std::int64_t extra) {
       std::vector<float> v(static_cast<std::size_t>(pp.axes[d].out + extra), 0.0f);
@@ -161,8 +158,8 @@ inline void run_row_path(const pool_plan& pp, bool is_max, const float* x, float
       a.stride_h = ah.stride;
       a.dilation_h = ah.dilation;
       a.pad_top = ah.pad_begin;
-      a.h_first = pp.h_first.data();
-      a.h_end = pp.h_end.data();
+      a.h_first = pp.taps[0].j0.data();  // per output row: its in-bounds kernel rows
+      a.h_end = pp.taps[0].j1.data();
       a.out_h = ah.out;
       a.out_w = aw.out;
       a.kw = aw.kernel;
