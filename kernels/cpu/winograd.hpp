@@ -72,6 +72,15 @@ inline weights transform_weights(const float* w, int64_t M, int64_t C,
   const std::unique_ptr<float[], detail::free_deleter> u(
       static_cast<float*>(aligned_bytes(static_cast<std::size_t>(36 * Mp * C) * sizeof(float))));
   for (int xi = 0; xi < 36; ++xi) std::fill_n(u.get() + (xi * Mp + M) * C, (Mp - M) * C, 0.0f);
+  // r[0], r[step], ..., r[5 step] = G (a, b, d).
+  const auto apply_g = [](float a, float b, float d, float* r, int64_t step) {
+    r[0 * step] = a * 0.25f;
+    r[1 * step] = (a + b + d) * (-1.0f / 6);
+    r[2 * step] = (a - b + d) * (-1.0f / 6);
+    r[3 * step] = a * (1.0f / 24) + b * (1.0f / 12) + d * (1.0f / 6);
+    r[4 * step] = a * (1.0f / 24) - b * (1.0f / 12) + d * (1.0f / 6);
+    r[5 * step] = d;
+  };
   alignas(64) float t[9][cb] = {};  // a last, partial chunk computes on stale columns, never stored
   alignas(64) float col[3][6][cb];
   alignas(64) float ub[36][cb];
@@ -83,26 +92,9 @@ inline weights transform_weights(const float* w, int64_t M, int64_t C,
         for (int j = 0; j < 9; ++j) t[j][c] = g[c * 9 + j];
       // G along the kernel's rows for each of its columns j, then along its columns.
       for (int j = 0; j < 3; ++j)
-        for (int64_t c = 0; c < cb; ++c) {
-          const float a = t[j][c], b = t[3 + j][c], d = t[6 + j][c];
-          col[j][0][c] = a * 0.25f;
-          col[j][1][c] = (a + b + d) * (-1.0f / 6);
-          col[j][2][c] = (a - b + d) * (-1.0f / 6);
-          col[j][3][c] = a * (1.0f / 24) + b * (1.0f / 12) + d * (1.0f / 6);
-          col[j][4][c] = a * (1.0f / 24) - b * (1.0f / 12) + d * (1.0f / 6);
-          col[j][5][c] = d;
-        }
+        for (int64_t c = 0; c < cb; ++c) apply_g(t[j][c], t[3 + j][c], t[6 + j][c], &col[j][0][c], cb);
       for (int k = 0; k < 6; ++k)
-        for (int64_t c = 0; c < cb; ++c) {
-          const float a = col[0][k][c], b = col[1][k][c], d = col[2][k][c];
-          float* r = &ub[k * 6][0];
-          r[0 * cb + c] = a * 0.25f;
-          r[1 * cb + c] = (a + b + d) * (-1.0f / 6);
-          r[2 * cb + c] = (a - b + d) * (-1.0f / 6);
-          r[3 * cb + c] = a * (1.0f / 24) + b * (1.0f / 12) + d * (1.0f / 6);
-          r[4 * cb + c] = a * (1.0f / 24) - b * (1.0f / 12) + d * (1.0f / 6);
-          r[5 * cb + c] = d;
-        }
+        for (int64_t c = 0; c < cb; ++c) apply_g(col[0][k][c], col[1][k][c], col[2][k][c], &ub[k * 6][c], cb);
       for (int xi = 0; xi < 36; ++xi) std::copy_n(ub[xi], n, u.get() + (xi * Mp + m) * C + c0);
     }
   weights out;
