@@ -344,6 +344,15 @@ class runtime_infer final : public ops::infer_context {
 
 }  // namespace executor_detail
 
+namespace executor_detail {
+/// Whether run_options::terminate was set for `rc`'s run.
+inline bool terminated(const run_context& rc) { return rc.terminate && rc.terminate->load(std::memory_order_relaxed); }
+/// Whether `rc`'s run is past run_options::timeout.
+inline bool past_deadline(const run_context& rc) {
+  return rc.deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > rc.deadline;
+}
+}  // namespace executor_detail
+
 class executor;
 
 /// The kernel_context of one node during a run.
@@ -367,9 +376,7 @@ class node_context final : public kernel_context {
   void set_limits(const memory_limits& l) { limits_ = l; }
   status run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) override;
   bool stop_requested() const override {
-    return (rc_->terminate && rc_->terminate->load(std::memory_order_relaxed)) ||
-           (rc_->deadline != std::chrono::steady_clock::time_point::max() &&
-            std::chrono::steady_clock::now() > rc_->deadline);
+    return executor_detail::terminated(*rc_) || executor_detail::past_deadline(*rc_);
   }
   int subgraph_index(const graph::graph* g) const override {
     const auto& sg = node_->node->subgraphs;
@@ -389,9 +396,9 @@ namespace executor_detail {
 /// errc::cancelled when `rc` was told to stop or is past its deadline.
 inline status check_stop(const run_context& rc, const std::string_view before, const graph::node* n) {
   const std::string label = n ? n->label() : std::string();
-  if (rc.terminate && rc.terminate->load(std::memory_order_relaxed))
+  if (terminated(rc))
     return failure(errc::cancelled, "the run was terminated (run_options::terminate was set) ", before, label);
-  if (rc.deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > rc.deadline)
+  if (past_deadline(rc))
     return failure(errc::cancelled, "the run passed its deadline (run_options::timeout) ", before, label);
   return ok();
 }
