@@ -9,14 +9,11 @@
 // vector and, for float16, the float32 copies of A, B, C and Y as scratch.
 // float64 and the integer types use a plain triple loop.
 //
-// One row of A (M = 1: a fully connected layer at batch 1) is a GEMV that
-// reads B in place (gemv_row), and prepare does not pack a B it knows will
-// only meet one row (A's row count fixed at 1 in the model), so such weights
-// are held once. Measured (bench/gemm_bench, fc_* rows, 1 thread, transB):
-// K = 25088, N = 4096 (VGG-19 fc6) took 31.8 ms with B packed, 113 ms
-// through the SGEMM that packs B per call, 16.3 ms in oneDNN's GEMV; the
-// packed panels stream no faster than B's own rows when each weight is used
-// once.
+// One row of A (M = 1: a fully connected layer at batch 1) is a GEMV, which
+// sgemm runs on B in place (see run_row in kernels/cpu/isa/gemm.cpp), so
+// prepare does not pack a B it knows will only meet one row (A's row count
+// fixed at 1 in the model): such weights are held once, as the model has
+// them.
 #pragma once
 
 #include <algorithm>
@@ -32,46 +29,6 @@ namespace onyx::kernels::cpu::gemm_detail {
 using matmul_detail::packed_state;
 using matmul_detail::plain_gemm;
 using matmul_detail::usable;
-
-/// y[n] = alpha * sum_k a[k] op(B)[k][n] + bias[n] (bias may be null) for one
-/// contiguous row a of K floats, B read as stored: N rows of K (trans_b: a
-/// dot product per output) or K rows of N (an axpy per k over a block of
-/// outputs). Memory-bound, so baseline code: 16 partial sums keep the
-/// reduction vectorizable without reassociating floats.
-inline void gemv_row(bool trans_b, std::int64_t N, std::int64_t K, float alpha, const float* a, const float* b,
-                     std::int64_t ldb, const float* bias, float* y, const thread_pool* pool) {
-  constexpr int lanes = 16;
-  if (trans_b) {
-    parallel_for(pool, N, grain_for(2 * K), [&](std::int64_t n0, std::int64_t n1) {
-      for (std::int64_t n = n0; n < n1; ++n) {
-        const float* w = b + n * ldb;
-        float acc[lanes] = {};
-        std::int64_t k = 0;
-        for (; k + lanes <= K; k += lanes)
-          for (int j = 0; j < lanes; ++j) acc[j] += a[k + j] * w[k + j];
-        float sum = 0.0f;
-        for (; k < K; ++k) sum += a[k] * w[k];
-        for (int j = 0; j < lanes; ++j) sum += acc[j];
-        y[n] = alpha * sum + (bias ? bias[n] : 0.0f);
-      }
-    });
-    return;
-  }
-  constexpr std::int64_t block = 1024;  // outputs kept in L1 while K rows of B stream past
-  parallel_for(pool, (N + block - 1) / block, grain_for(2 * K * block), [&](std::int64_t q0, std::int64_t q1) {
-    for (std::int64_t q = q0; q < q1; ++q) {
-      const std::int64_t n0 = q * block, n1 = std::min(N, n0 + block);
-      float* yb = y + n0;
-      std::fill(yb, yb + (n1 - n0), 0.0f);
-      for (std::int64_t k = 0; k < K; ++k) {
-        const float ak = a[k];
-        const float* w = b + k * ldb + n0;
-        for (std::int64_t n = 0; n < n1 - n0; ++n) yb[n] += ak * w[n];
-      }
-      for (std::int64_t n = n0; n < n1; ++n) y[n] = alpha * y[n] + (bias ? bias[n] : 0.0f);
-    }
-  });
-}
 
 /// Whether A is fixed at one row by its declared shape: prepare then leaves B
 /// unpacked (the GEMV reads it in place).
@@ -89,7 +46,6 @@ struct gemm_plan {
   std::int64_t cm = 1, cn = 1;  // C right-aligned to M x N: each 1 or the full extent
   bool has_c = false;
   bool packed = false;
-  bool gemv = false;  // M == 1 without a packed B: gemv_row
   std::size_t bias = 0, a32 = 0, b32 = 0, c32 = 0, y32 = 0;  // scratch offsets
 };
 
@@ -118,7 +74,6 @@ result<planned<gemm_plan>> plan(const plan_info<ops::Gemm>& p) {
                                                 std::to_string(g.M) + "x" + std::to_string(g.N));
   }
   if (p.state_) g.packed = usable(p.state<packed_state>().b, g.K, g.N);
-  g.gemv = !g.packed && g.M == 1 && (D == dtype::float32 || D == dtype::float16);
   if constexpr (D == dtype::float32 || D == dtype::float16) {
     scratch_layout layout;
     if (g.has_c && !(g.cm == g.M && g.cn == g.N && g.M > 1 && g.N > 1))
@@ -186,9 +141,7 @@ status run(const call<ops::Gemm>& c) {
         ep.kind = gemm_epilogue::bias_kind::per_col;
       }
     }
-    if (g.gemv && beta == 0.0f && ep.kind != gemm_epilogue::bias_kind::per_row)  // always so when M == 1
-      gemv_row(tb, N, K, at.alpha, ap, bp, b.dim(1), ep.bias, yp, c.pool());
-    else if (g.packed)
+    if (g.packed)
       sgemm_packed(ta, M, N, K, at.alpha, ap, a.dim(1), c.state<packed_state>().b, beta, yp, N, c.pool(), ep);
     else
       sgemm(ta, tb, M, N, K, at.alpha, ap, a.dim(1), bp, b.dim(1), beta, yp, N, c.pool(), ep);
@@ -219,7 +172,7 @@ struct kernel<ops::Gemm, cpu> {
   using state = kernels::cpu::matmul_detail::packed_state;
   template <ops::signature S>
   static result<state> prepare(const prepare_info<ops::Gemm>& p) {
-    if (kernels::cpu::gemm_detail::single_row(p)) return state{};  // run's GEMV reads B in place
+    if (kernels::cpu::gemm_detail::single_row(p)) return state{};  // sgemm's GEMV reads B in place
     return kernels::cpu::matmul_detail::prepare_b<S[0]>(p, p.attrs().transB != 0);
   }
   template <ops::signature S>

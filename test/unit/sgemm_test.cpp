@@ -4,7 +4,11 @@
 // Tolerance: |C - ref| <= (K + 4) * 2^-23 * mag + 1e-6, mag being the sum of
 // the absolute values of the terms of the element (|alpha| sum_k |a b|, |beta
 // C|, |bias|): the worst-case bound of float accumulation. Packed, unpacked
-// and threaded runs must agree bit for bit (same tiles, same operation order).
+// and threaded runs must agree bit for bit (same tiles, same operation order),
+// except that one row (M = 1) is a GEMV whose order depends on how B is
+// stored (dot products of transposed rows, sums down packed panels, the
+// tiles for a packed A): those are each checked against the reference and
+// against themselves on every pool.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -115,13 +119,15 @@ void run_case(const isa::table& t, const gemm_case& g, const std::vector<onyx::t
   const packed_b pb = pack_b(g.tb, g.K, g.N, B.data(), g.ldb(), t);
   sgemm_packed(g.ta, g.M, g.N, g.K, g.alpha, A.data(), g.lda(), pb, g.beta, Cb.data(), g.ldc(),
                nullptr, g.ep, t);
-  CHECK(std::memcmp(Cb.data(), C.data(), C.size() * sizeof(float)) == 0);
+  if (g.M == 1) check(g, A, B, C0, Cb);
+  if (g.M > 1 || !g.tb) CHECK(std::memcmp(Cb.data(), C.data(), C.size() * sizeof(float)) == 0);
 
   auto Ca = C0;
   const packed_a pa = pack_a(g.ta, g.M, g.K, A.data(), g.lda(), t);
   sgemm_packed(g.tb, g.M, g.N, g.K, g.alpha, pa, B.data(), g.ldb(), g.beta, Ca.data(), g.ldc(),
                nullptr, g.ep, t);
-  CHECK(std::memcmp(Ca.data(), C.data(), C.size() * sizeof(float)) == 0);
+  if (g.M == 1) check(g, A, B, C0, Ca);
+  else CHECK(std::memcmp(Ca.data(), C.data(), C.size() * sizeof(float)) == 0);
 
   for (const onyx::thread_pool* pool : pools) {
     INFO("pool of " << pool->size());
@@ -132,11 +138,11 @@ void run_case(const isa::table& t, const gemm_case& g, const std::vector<onyx::t
     auto Ctb = C0;
     sgemm_packed(g.ta, g.M, g.N, g.K, g.alpha, A.data(), g.lda(), pb, g.beta, Ctb.data(), g.ldc(),
                  pool, g.ep, t);
-    CHECK(std::memcmp(Ctb.data(), C.data(), C.size() * sizeof(float)) == 0);
+    CHECK(std::memcmp(Ctb.data(), Cb.data(), C.size() * sizeof(float)) == 0);
     auto Cta = C0;
     sgemm_packed(g.tb, g.M, g.N, g.K, g.alpha, pa, B.data(), g.ldb(), g.beta, Cta.data(), g.ldc(),
                  pool, g.ep, t);
-    CHECK(std::memcmp(Cta.data(), C.data(), C.size() * sizeof(float)) == 0);
+    CHECK(std::memcmp(Cta.data(), Ca.data(), C.size() * sizeof(float)) == 0);
   }
 }
 
@@ -212,6 +218,29 @@ TEST_CASE("sgemm: large blocks and threads equal serial", "[gemm][threads]") {
       g.ep.bias = bias.data(), g.ep.kind = gemm_epilogue::bias_kind::per_col, g.ep.min = -1.0f;
       run_case(*t, g, {&two, &three});
     }
+  }
+}
+
+TEST_CASE("sgemm: one row (GEMV) in place, transposed and packed, chunked over threads", "[gemm][threads]") {
+  onyx::thread_pool two(2), three(3);
+  const auto bias = random_floats(9000, 6);
+  using kind = gemm_epilogue::bias_kind;
+  for (const isa::table* t : levels()) {
+    // N: within four vectors, past them, past one 4096-column chunk with a
+    // tail; K: a multiple of 4 and not, past one K block of the packed panels.
+    for (int64_t N : {5, 16, 63, 64, 65, 100, 4096 + 37})
+      for (int64_t K : {3, 768, 1030})
+        for (bool ta : {false, true})
+          for (bool tb : {false, true}) {
+            gemm_case g;
+            g.M = 1, g.N = N, g.K = K, g.ta = ta, g.tb = tb, g.pad = ta ? 2 : 1;
+            g.alpha = 0.5f, g.beta = N % 2 ? 0.25f : 0.0f;
+            g.ep.bias = bias.data(), g.ep.kind = N % 3 == 0 ? kind::per_row : kind::per_col;
+            g.ep.min = -2.0f, g.ep.max = 2.0f;
+            g.ep.accumulate = N == 63;
+            if (g.ep.accumulate) g.beta = 1.0f;
+            run_case(*t, g, {&two, &three});
+          }
   }
 }
 

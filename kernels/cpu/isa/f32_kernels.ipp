@@ -779,6 +779,94 @@ V load_first(const float* p, std::int64_t n, float fill) {
   return load_vec<V>(t);
 }
 
+// --- one row times a matrix (isa::f32_gemv_fn, f32_dot_rows_fn) -------------
+//
+// Memory-bound: the point is to read B once, in the order it is stored, at
+// the bandwidth of one core. Up to four vectors of y stay in registers for
+// all of K (a packed panel, or a narrow slice of B); wider y stays in L1 and
+// takes four rows of B per pass, so it is loaded and stored once per four
+// rows. Both add a[k] * b[k][j] into y[j] one k after another, so a column
+// gets the same bits either way.
+
+// y[0, n) for n in ((NV - 1) * lanes, NV * lanes], held in NV registers.
+template <int NV>
+void gemv_in_registers(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y,
+                       bool accumulate) {
+  const std::int64_t tail = n - (NV - 1) * lanes;  // floats in the last vector, 1..lanes
+  vec acc[NV];
+  for (int v = 0; v < NV; ++v)
+    acc[v] = !accumulate ? vec(0.0f) : v + 1 < NV || tail == lanes ? load_vec(y + v * lanes)
+                                                                    : load_first<vec>(y + v * lanes, tail, 0.0f);
+  for (std::int64_t k = 0; k < K; ++k) {
+    const vec ak(a[k]);
+    const float* row = b + k * ldb;
+    for (int v = 0; v + 1 < NV; ++v) acc[v] = fmadd(ak, load_vec(row + v * lanes), acc[v]);
+    const float* last = row + (NV - 1) * lanes;
+    acc[NV - 1] = fmadd(ak, tail == lanes ? load_vec(last) : load_first<vec>(last, tail, 0.0f), acc[NV - 1]);
+  }
+  for (int v = 0; v + 1 < NV; ++v) store_vec(y + v * lanes, acc[v]);
+  if (tail == lanes) store_vec(y + (NV - 1) * lanes, acc[NV - 1]);
+  else store_first(y + (NV - 1) * lanes, acc[NV - 1], tail);
+}
+
+// Adds rows [k0, k0 + R) of B, times a, into the first n floats of y (in L1).
+template <int R>
+void gemv_rows_into(const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y) {
+  vec ak[R];
+  for (int r = 0; r < R; ++r) ak[r] = vec(a[r]);
+  std::int64_t j = 0;
+  for (; j + lanes <= n; j += lanes) {
+    vec acc = load_vec(y + j);
+    for (int r = 0; r < R; ++r) acc = fmadd(ak[r], load_vec(b + r * ldb + j), acc);
+    store_vec(y + j, acc);
+  }
+  if (j < n) {
+    vec acc = load_first<vec>(y + j, n - j, 0.0f);
+    for (int r = 0; r < R; ++r) acc = fmadd(ak[r], load_first<vec>(b + r * ldb + j, n - j, 0.0f), acc);
+    store_first(y + j, acc, n - j);
+  }
+}
+
+void gemv(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y,
+          bool accumulate) {
+  if (n <= 0) return;
+  switch ((n + lanes - 1) / lanes) {
+    case 1: return gemv_in_registers<1>(K, a, b, ldb, n, y, accumulate);
+    case 2: return gemv_in_registers<2>(K, a, b, ldb, n, y, accumulate);
+    case 3: return gemv_in_registers<3>(K, a, b, ldb, n, y, accumulate);
+    case 4: return gemv_in_registers<4>(K, a, b, ldb, n, y, accumulate);
+    default: break;
+  }
+  if (!accumulate) std::memset(y, 0, static_cast<std::size_t>(n) * sizeof(float));
+  std::int64_t k = 0;
+  for (; k + 4 <= K; k += 4) gemv_rows_into<4>(a + k, b + k * ldb, ldb, n, y);
+  for (; k < K; ++k) gemv_rows_into<1>(a + k, b + k * ldb, ldb, n, y);
+}
+
+// R dot products of a with rows b, b + ldb, ...: one vector of partial sums
+// per row over K, then reduced.
+template <int R>
+void dot_rows_of(std::int64_t K, const float* a, const float* b, std::int64_t ldb, float* y) {
+  vec acc[R];
+  for (int r = 0; r < R; ++r) acc[r] = vec(0.0f);
+  std::int64_t k = 0;
+  for (; k + lanes <= K; k += lanes) {
+    const vec ak = load_vec(a + k);
+    for (int r = 0; r < R; ++r) acc[r] = fmadd(ak, load_vec(b + r * ldb + k), acc[r]);
+  }
+  if (k < K) {
+    const vec ak = load_first<vec>(a + k, K - k, 0.0f);
+    for (int r = 0; r < R; ++r) acc[r] = fmadd(ak, load_first<vec>(b + r * ldb + k, K - k, 0.0f), acc[r]);
+  }
+  for (int r = 0; r < R; ++r) y[r] = reduce_add(acc[r]);
+}
+
+void dot_rows(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y) {
+  std::int64_t j = 0;
+  for (; j + 4 <= n; j += 4) dot_rows_of<4>(K, a, b + j * ldb, ldb, y + j);
+  for (; j < n; ++j) dot_rows_of<1>(K, a, b + j * ldb, ldb, y + j);
+}
+
 // --- depthwise convolution, one channel -------------------------------------
 //
 // `lanes` outputs of a row at a time, all taps accumulated in one register:

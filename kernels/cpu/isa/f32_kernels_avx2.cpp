@@ -48,6 +48,13 @@ void f32_winograd_f4k3_output__avx2_x8(const winograd_output_args& a) { winograd
 void f32_dwconv__avx2_x8(const dwconv_args& a) { dwconv(a); }
 
 void f32_pool__avx2_x8(const pool_args& a) { pool(a); }
+void f32_gemv__avx2_x8(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y,
+                        bool accumulate) {
+  gemv(K, a, b, ldb, n, y, accumulate);
+}
+void f32_dot_rows__avx2_x8(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y) {
+  dot_rows(K, a, b, ldb, n, y);
+}
 void f32_strided_copy__avx2_x8(const float* src, std::int64_t stride, std::int64_t n, float* dst) {
   strided_copy(src, stride, n, dst);
 }
@@ -63,6 +70,8 @@ const table kernel_table = {
     .gemm_narrow_nr = 8,
     .f32_gemm_narrow = f32_gemm__avx2_6x8,
     .f32_gemm_pack = f32_gemm_pack__avx2_x8,
+    .f32_gemv = f32_gemv__avx2_x8,
+    .f32_dot_rows = f32_dot_rows__avx2_x8,
     .f32_exp = f32_exp__avx2_x8,
     .f32_logistic = f32_logistic__avx2_x8,
     .f32_tanh = f32_tanh__avx2_x8,

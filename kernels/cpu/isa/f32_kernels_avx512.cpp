@@ -48,6 +48,13 @@ void f32_winograd_f4k3_output__avx512_x16(const winograd_output_args& a) { winog
 void f32_dwconv__avx512_x16(const dwconv_args& a) { dwconv(a); }
 
 void f32_pool__avx512_x16(const pool_args& a) { pool(a); }
+void f32_gemv__avx512_x16(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y,
+                        bool accumulate) {
+  gemv(K, a, b, ldb, n, y, accumulate);
+}
+void f32_dot_rows__avx512_x16(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y) {
+  dot_rows(K, a, b, ldb, n, y);
+}
 void f32_strided_copy__avx512_x16(const float* src, std::int64_t stride, std::int64_t n, float* dst) {
   strided_copy(src, stride, n, dst);
 }
@@ -63,6 +70,8 @@ const table kernel_table = {
     .gemm_narrow_nr = 16,
     .f32_gemm_narrow = f32_gemm__avx512_12x16,
     .f32_gemm_pack = f32_gemm_pack__avx512_x16,
+    .f32_gemv = f32_gemv__avx512_x16,
+    .f32_dot_rows = f32_dot_rows__avx512_x16,
     .f32_exp = f32_exp__avx512_x16,
     .f32_logistic = f32_logistic__avx512_x16,
     .f32_tanh = f32_tanh__avx512_x16,

@@ -49,6 +49,13 @@ void f32_winograd_f4k3_output__scalar_x1(const winograd_output_args& a) { winogr
 void f32_dwconv__scalar_x1(const dwconv_args& a) { dwconv(a); }
 
 void f32_pool__scalar_x1(const pool_args& a) { pool(a); }
+void f32_gemv__scalar_x1(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y,
+                        bool accumulate) {
+  gemv(K, a, b, ldb, n, y, accumulate);
+}
+void f32_dot_rows__scalar_x1(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y) {
+  dot_rows(K, a, b, ldb, n, y);
+}
 void f32_strided_copy__scalar_x1(const float* src, std::int64_t stride, std::int64_t n, float* dst) {
   strided_copy(src, stride, n, dst);
 }
@@ -64,6 +71,8 @@ const table kernel_table = {
     .gemm_narrow_nr = 2,
     .f32_gemm_narrow = f32_gemm__scalar_4x2,
     .f32_gemm_pack = f32_gemm_pack__scalar_x1,
+    .f32_gemv = f32_gemv__scalar_x1,
+    .f32_dot_rows = f32_dot_rows__scalar_x1,
     .f32_exp = f32_exp__scalar_x1,
     .f32_logistic = f32_logistic__scalar_x1,
     .f32_tanh = f32_tanh__scalar_x1,

@@ -48,6 +48,13 @@ void f32_winograd_f4k3_output__sse_x4(const winograd_output_args& a) { winograd_
 void f32_dwconv__sse_x4(const dwconv_args& a) { dwconv(a); }
 
 void f32_pool__sse_x4(const pool_args& a) { pool(a); }
+void f32_gemv__sse_x4(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y,
+                        bool accumulate) {
+  gemv(K, a, b, ldb, n, y, accumulate);
+}
+void f32_dot_rows__sse_x4(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y) {
+  dot_rows(K, a, b, ldb, n, y);
+}
 void f32_strided_copy__sse_x4(const float* src, std::int64_t stride, std::int64_t n, float* dst) {
   strided_copy(src, stride, n, dst);
 }
@@ -63,6 +70,8 @@ const table kernel_table = {
     .gemm_narrow_nr = 4,
     .f32_gemm_narrow = f32_gemm__sse_4x4,
     .f32_gemm_pack = f32_gemm_pack__sse_x4,
+    .f32_gemv = f32_gemv__sse_x4,
+    .f32_dot_rows = f32_dot_rows__sse_x4,
     .f32_exp = f32_exp__sse_x4,
     .f32_logistic = f32_logistic__sse_x4,
     .f32_tanh = f32_tanh__sse_x4,

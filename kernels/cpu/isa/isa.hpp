@@ -67,6 +67,19 @@ using f32_gemm_packing_fn = void (*)(std::int64_t kc, const float* a, const floa
 /// dst[k] = src[k * stride] for k in [0, n): one phase of a strided row
 /// (padded_plane.hpp); reads nothing past src[(n - 1) * stride].
 using f32_strided_copy_fn = void (*)(const float* src, std::int64_t stride, std::int64_t n, float* dst);
+/// One row times a matrix, B read as stored (a GEMV: memory-bound on B).
+/// y[j] (+)= sum over k < K of a[k] * b[k * ldb + j], for j < n: K rows of n
+/// floats, `ldb` apart (B in place, or one packed panel with ldb = its
+/// width). Each y[j] is one chain of FMAs in k order from 0 (or from y[j]
+/// when `accumulate`), so a column's value does not depend on n or on how a
+/// caller cuts the columns. Reads nothing past column n of a row.
+using f32_gemv_fn = void (*)(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n,
+                             float* y, bool accumulate);
+/// y[j] = sum over k < K of a[k] * b[j * ldb + k], for j < n: n dot products
+/// of a with rows of B (B stored N x K, Gemm's transB), each reduced the same
+/// way whatever n is.
+using f32_dot_rows_fn = void (*)(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n,
+                                 float* y);
 /// Packs a K x W operand into panels of `width` (the GEMM's mr or nr): w in
 /// [0, wn), k in [0, kn); panel q at dst + q * panel_stride holds element
 /// (k, q*width + i) at [k*width + i], zero for columns past wn, so the
@@ -201,6 +214,8 @@ struct table {
   int gemm_narrow_nr;
   f32_gemm_fn f32_gemm_narrow;
   f32_gemm_pack_fn f32_gemm_pack;
+  f32_gemv_fn f32_gemv;
+  f32_dot_rows_fn f32_dot_rows;
   f32_unary_fn f32_exp;       // rel err < 1e-6 for normal results; gradual subnormals
   f32_unary_fn f32_logistic;  // 1 / (1 + exp(-x))
   f32_unary_fn f32_tanh;      // abs and rel err ~1e-6
