@@ -209,6 +209,62 @@ void im2col(const T* x, const conv_geometry& g, std::int64_t p0, std::int64_t p1
   }
 }
 
+/// col for a few output positions [p0, p1) (at most isa::gemm_few_n: a 1-D
+/// conv over a few frames, a 2x2 map), transposed: column p - p0 as K
+/// contiguous floats at colT + (p - p0) * K. Runs of taps along the last
+/// axis are contiguous in X, so each is one copy, where im2col's row order
+/// would cost a strided copy of a few elements per row of K.
+inline void im2col_columns(const float* x, const conv_geometry& g, std::int64_t p0, std::int64_t p1, float* colT) {
+  const std::size_t n = g.axes.size();
+  const auto& last = g.axes[n - 1];
+  const std::int64_t run = last.kernel;
+  for (std::int64_t p = p0; p < p1; ++p) {
+    float* dst = colT + (p - p0) * g.K;
+    std::int64_t oidx[8], kidx[8] = {};
+    for (std::int64_t rem = p, d = static_cast<std::int64_t>(n); d-- > 0;) {
+      oidx[d] = rem % g.axes[d].out;
+      rem /= g.axes[d].out;
+    }
+    const std::int64_t i0 = oidx[n - 1] * last.stride - last.pad_begin;
+    // Taps [lo, hi) of a run land inside the row (dilation 1: one copy).
+    std::int64_t lo = 0, hi = 0;
+    if (last.dilation == 1) {
+      lo = std::clamp<std::int64_t>(-i0, 0, run);
+      hi = std::clamp<std::int64_t>(last.in - i0, lo, run);
+    }
+    for (std::int64_t r = 0; r < g.K; r += run) {
+      bool inside = true;
+      std::int64_t base = 0;
+      for (std::size_t d = 0; d + 1 < n; ++d) {
+        const auto& ax = g.axes[d];
+        const std::int64_t i = oidx[d] * ax.stride + kidx[d] * ax.dilation - ax.pad_begin;
+        inside = inside && i >= 0 && i < ax.in;
+        base = base * ax.in + i;
+      }
+      float* out = dst + r;
+      if (!inside) {
+        std::fill_n(out, run, 0.0f);
+      } else {
+        const float* row = x + (r / g.taps) * g.in_size + base * last.in;
+        if (last.dilation == 1) {
+          std::fill_n(out, lo, 0.0f);
+          std::copy_n(row + i0 + lo, hi - lo, out + lo);
+          std::fill_n(out + hi, run - hi, 0.0f);
+        } else {
+          for (std::int64_t k = 0; k < run; ++k) {
+            const std::int64_t i = i0 + k * last.dilation;
+            out[k] = i >= 0 && i < last.in ? row[i] : 0.0f;
+          }
+        }
+      }
+      for (std::size_t d = n - 1; d-- > 0;) {  // next kernel index along the other axes (then channel)
+        if (++kidx[d] < g.axes[d].kernel) break;
+        kidx[d] = 0;
+      }
+    }
+  }
+}
+
 /// im2col for 2-D windows: the same rows as im2col, with each tap's valid
 /// output columns worked out once per row rather than per output row (the
 /// N-d loop divides per segment). With the ISA's strided copy, ResNet-50's
@@ -346,6 +402,16 @@ struct group_gemm<float> {
   }
   /// Whether col may be built as packed panels (W prepacked).
   bool takes_panels() const { return packed != nullptr; }
+  /// Y = W_g * col with col given transposed (width rows of K, im2col_columns).
+  void columns(std::int64_t grp, const float* col_t, std::int64_t width, float* y, std::int64_t ldc,
+               const thread_pool* pool) const {
+    const gemm_epilogue ep = epilogue(grp);
+    if (packed)
+      sgemm_packed(true, Mg, width, K, 1.0f, (*packed)[static_cast<std::size_t>(grp)], col_t, K, 0.0f, y, ldc, pool,
+                   ep);
+    else
+      sgemm(false, true, Mg, width, K, 1.0f, w + grp * Mg * K, K, col_t, K, 0.0f, y, ldc, pool, ep);
+  }
   /// Y = W_g * col with col already in sgemm_panels' layout.
   void panels(std::int64_t grp, const float* b, std::int64_t width, float* y, std::int64_t ldc,
               const thread_pool* pool) const {
@@ -368,6 +434,7 @@ struct group_gemm<double> {
   float lo, hi;
   std::int64_t Mg, K;
   bool takes_panels() const { return false; }
+  void columns(std::int64_t, const double*, std::int64_t, double*, std::int64_t, const thread_pool*) const {}
   void panels(std::int64_t, const double*, std::int64_t, double*, std::int64_t, const thread_pool*) const {}
   void operator()(std::int64_t grp, const double* b, std::int64_t ldb, std::int64_t width, double* y, std::int64_t ldc,
                   const thread_pool*) const {
@@ -440,6 +507,9 @@ bool conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
   const std::int64_t nr = isa::active().gemm_nr;
   // f32 with prepacked W: im2col writes the GEMM's packed panels directly.
   const bool panels = std::is_same_v<T, float> && gemm.takes_panels();
+  // f32 over a few positions: col transposed (im2col_columns) for the
+  // GEMM's few-column kernel, which reads it in place.
+  const bool few = std::is_same_v<T, float> && !g.pointwise && g.P <= isa::gemm_few_n;
   const auto build_col = [&](const T* xg, std::int64_t p0, std::int64_t p1, T* dst) {
     const bool plane = g.axes.size() == 2;
     if constexpr (std::is_same_v<T, float>)
@@ -468,6 +538,9 @@ bool conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
           T* yg = y + ng * y_group + p0;
           if (g.pointwise) {
             gemm(ng % g.G, xg + p0, g.P, p1 - p0, yg, g.P, nullptr);
+          } else if (few) {
+            if constexpr (std::is_same_v<T, float>) im2col_columns(xg, g, p0, p1, cs);
+            gemm.columns(ng % g.G, cs, p1 - p0, yg, g.P, nullptr);
           } else {
             build_col(xg, p0, p1, cs);
             if (panels)
@@ -487,6 +560,9 @@ bool conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
     T* yg = y + ng * y_group;
     if (g.pointwise) {
       gemm(ng % g.G, xg, g.P, g.P, yg, g.P, pool);
+    } else if (few) {
+      if constexpr (std::is_same_v<T, float>) im2col_columns(xg, g, 0, g.P, col);
+      gemm.columns(ng % g.G, col, g.P, yg, g.P, pool);
     } else if (panels) {
       // Split by panels of nr columns: a panel is K rows of nr taps, each a
       // strided gather with a padding test (about 8 units of grain_for's work).

@@ -129,6 +129,23 @@ TEST_CASE("Conv 1-D and 3-D", "[conv]") {
   check_f32({{1, 2, 5, 6, 7}, {3, 2, 3, 2, 3}, 1, {1, 2, 1}, {1, 1, 2}, {1, 0, 1, 1, 1, 0}});
 }
 
+// At most isa::gemm_few_n output positions: col built transposed
+// (im2col_columns) for the GEMM's few-column kernel.
+TEST_CASE("Conv over a few positions (1-D frames, a 2x2 map)", "[conv]") {
+  thread_pool pool(2);
+  for (std::int64_t frames : {1, 2, 3, 4}) {
+    INFO(frames << " frames");
+    // An STFT-like 1-D conv: one channel, a long kernel, stride, padding.
+    check_f32({{1, 1, 64 * (frames - 1) + 96}, {19, 1, 128}, 1, {64}, {}, {16, 16}});
+    // Channels x 3 taps with padding, then dilation, then two images on a pool.
+    check_f32({{1, 13, frames}, {14, 13, 3}, 1, {}, {}, {1, 1}});
+    check_f32({{1, 5, frames + 4}, {7, 5, 3}, 1, {}, {2}, {0, 0}, "NOTSET", false});
+    check_f32({{2, 6, frames}, {26, 3, 3}, 2, {}, {}, {1, 1}}, &pool);
+  }
+  check_f32({{1, 8, 4, 4}, {20, 8, 3, 3}, 1, {2, 2}, {}, {1, 1, 1, 1}});  // 2x2 map, padded
+  check_f32({{1, 3, 3, 3, 4}, {4, 3, 3, 2, 3}, 1, {2, 2, 2}, {1, 1, 1}, {1, 0, 1, 1, 0, 1}});  // 3-D, 2x1x2
+}
+
 TEST_CASE("Conv on a pool: tiled and whole-GEMM paths", "[conv]") {
   thread_pool pool(4);
   check_f32({{2, 8, 40, 37}, {16, 8, 3, 3}, 1, {}, {}, {1, 1, 1, 1}}, &pool);  // many tiles

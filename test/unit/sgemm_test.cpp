@@ -165,7 +165,7 @@ TEST_CASE("sgemm: odd sizes, every transpose, every level", "[gemm]") {
     for (bool ta : {false, true})
       for (bool tb : {false, true})
         for (int64_t M : {1, 3, 7, 17, 33})
-          for (int64_t N : {1, 3, 17, 33, 65})
+          for (int64_t N : {1, 2, 3, 4, 17, 33, 36, 65})  // 1-4 and 33/36/65: f32_gemm_few's columns
             for (int64_t K : {0, 1, 7, 33}) {
               gemm_case g;
               g.ta = ta, g.tb = tb, g.M = M, g.N = N, g.K = K, g.pad = (M + N) % 3;
@@ -212,7 +212,9 @@ TEST_CASE("sgemm: large blocks and threads equal serial", "[gemm][threads]") {
                            {251, 67, 520},     // more than one MC block and three K slices
                            {7, 1030, 70},      // more than one NC block, split over N
                            {300, 5, 17},       // split over M
-                           {65, 130, 257}}) {
+                           {65, 130, 257},
+                           {251, 36, 1030},    // a few last columns over K blocks (beta, then accumulate)
+                           {130, 4, 300}}) {   // only a few columns
       gemm_case g;
       g.M = M, g.N = N, g.K = K, g.pad = 3, g.beta = 0.5f, g.alpha = 0.75f;
       g.ep.bias = bias.data(), g.ep.kind = gemm_epilogue::bias_kind::per_col, g.ep.min = -1.0f;

@@ -779,6 +779,87 @@ V load_first(const float* p, std::int64_t n, float fill) {
   return load_vec<V>(t);
 }
 
+// --- GEMM, a few columns (isa::f32_gemm_few_fn) -----------------------------
+//
+// Column j of the tile accumulates in RV vectors over the MR rows of the A
+// panel, times b(k, j) broadcast; even and odd k in two sets, so that even
+// one column keeps two FMA chains in flight. The epilogue is write_tile's,
+// element by element (at most MR x gemm_few_n of them).
+// Loads the MR floats of A's step at p as RV vectors (the last one masked).
+template <int MR, int RV>
+[[gnu::always_inline]] inline void load_a_step(const float* p, vec (&av)[RV]) {
+  constexpr int tail = MR - (RV - 1) * lanes;  // rows in the last vector
+#pragma GCC unroll 4
+  for (int r = 0; r + 1 < RV; ++r) av[r] = load_vec(p + r * lanes);
+  if constexpr (tail == lanes) av[RV - 1] = load_vec(p + (RV - 1) * lanes);
+  else av[RV - 1] = load_first<vec>(p + (RV - 1) * lanes, tail, 0.0f);
+}
+
+template <int MR, int N>
+void gemm_few_n(std::int64_t kc, const float* a, const float* b, std::int64_t b_k, std::int64_t b_j, float (*t)[MR]) {
+  constexpr int RV = (MR + lanes - 1) / lanes;
+  vec acc0[N][RV], acc1[N][RV];
+#pragma GCC unroll 4
+  for (int j = 0; j < N; ++j)
+#pragma GCC unroll 4
+    for (int r = 0; r < RV; ++r) acc0[j][r] = acc1[j][r] = vec(0.0f);
+  std::int64_t k = 0;
+  for (; k + 2 <= kc; k += 2, a += 2 * MR, b += 2 * b_k) {
+    vec a0[RV], a1[RV];
+    load_a_step<MR>(a, a0);
+    load_a_step<MR>(a + MR, a1);
+#pragma GCC unroll 4
+    for (int j = 0; j < N; ++j) {
+      const vec b0(b[j * b_j]), b1(b[b_k + j * b_j]);
+#pragma GCC unroll 4
+      for (int r = 0; r < RV; ++r) {
+        acc0[j][r] = fmadd(a0[r], b0, acc0[j][r]);
+        acc1[j][r] = fmadd(a1[r], b1, acc1[j][r]);
+      }
+    }
+  }
+  if (k < kc) {
+    vec a0[RV];
+    load_a_step<MR>(a, a0);
+#pragma GCC unroll 4
+    for (int j = 0; j < N; ++j) {
+      const vec b0(b[j * b_j]);
+#pragma GCC unroll 4
+      for (int r = 0; r < RV; ++r) acc0[j][r] = fmadd(a0[r], b0, acc0[j][r]);
+    }
+  }
+  alignas(64) float col[N][RV * lanes];
+#pragma GCC unroll 4
+  for (int j = 0; j < N; ++j)
+#pragma GCC unroll 4
+    for (int r = 0; r < RV; ++r) store_vec(col[j] + r * lanes, acc0[j][r] + acc1[j][r]);
+  for (int j = 0; j < N; ++j)
+    for (int i = 0; i < MR; ++i) t[j][i] = col[j][i];
+}
+
+template <int MR>
+void gemm_few(std::int64_t kc, const float* a, const float* b, std::int64_t b_k, std::int64_t b_j, float* c,
+              std::int64_t ldc, int m, int n, const isa::f32_gemm_params& p) {
+  float t[isa::gemm_few_n][MR];
+  switch (n) {
+    case 1: gemm_few_n<MR, 1>(kc, a, b, b_k, b_j, t); break;
+    case 2: gemm_few_n<MR, 2>(kc, a, b, b_k, b_j, t); break;
+    case 3: gemm_few_n<MR, 3>(kc, a, b, b_k, b_j, t); break;
+    case 4: gemm_few_n<MR, 4>(kc, a, b, b_k, b_j, t); break;
+    default: return;
+  }
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      float* cij = c + i * ldc + j;
+      float r = p.alpha != 1.0f ? t[j][i] * p.alpha : t[j][i];
+      if (p.beta != 0.0f) r = std::fma(p.beta, *cij, r);
+      if (p.row_bias) r += p.row_bias[i];
+      if (p.col_bias) r += p.col_bias[j];
+      if (p.clamp) r = r > p.min ? (r < p.max ? r : p.max) : p.min;
+      *cij = r;
+    }
+}
+
 // --- one row times a matrix (isa::f32_gemv_fn, f32_dot_rows_fn) -------------
 //
 // Memory-bound: the point is to read B once, in the order it is stored, at

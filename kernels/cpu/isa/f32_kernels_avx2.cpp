@@ -48,6 +48,10 @@ void f32_winograd_f4k3_output__avx2_x8(const winograd_output_args& a) { winograd
 void f32_dwconv__avx2_x8(const dwconv_args& a) { dwconv(a); }
 
 void f32_pool__avx2_x8(const pool_args& a) { pool(a); }
+void f32_gemm_few__avx2_6x4(std::int64_t kc, const float* a, const float* b, std::int64_t b_k, std::int64_t b_j, float* c,
+                        std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
+  gemm_few<6>(kc, a, b, b_k, b_j, c, ldc, m, n, p);
+}
 void f32_gemv__avx2_x8(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y,
                         bool accumulate) {
   gemv(K, a, b, ldb, n, y, accumulate);
@@ -70,6 +74,7 @@ const table kernel_table = {
     .gemm_narrow_nr = 8,
     .f32_gemm_narrow = f32_gemm__avx2_6x8,
     .f32_gemm_pack = f32_gemm_pack__avx2_x8,
+    .f32_gemm_few = f32_gemm_few__avx2_6x4,
     .f32_gemv = f32_gemv__avx2_x8,
     .f32_dot_rows = f32_dot_rows__avx2_x8,
     .f32_exp = f32_exp__avx2_x8,

@@ -55,6 +55,10 @@ void f32_winograd_f4k3_output__neon_x4(const winograd_output_args& a) { winograd
 void f32_dwconv__neon_x4(const dwconv_args& a) { dwconv(a); }
 
 void f32_pool__neon_x4(const pool_args& a) { pool(a); }
+void f32_gemm_few__neon_8x4(std::int64_t kc, const float* a, const float* b, std::int64_t b_k, std::int64_t b_j, float* c,
+                        std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
+  gemm_few<8>(kc, a, b, b_k, b_j, c, ldc, m, n, p);
+}
 void f32_gemv__neon_x4(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y,
                         bool accumulate) {
   gemv(K, a, b, ldb, n, y, accumulate);
@@ -77,6 +81,7 @@ const table kernel_table = {
     .gemm_narrow_nr = 8,
     .f32_gemm_narrow = f32_gemm__neon_8x8,
     .f32_gemm_pack = f32_gemm_pack__neon_x4,
+    .f32_gemm_few = f32_gemm_few__neon_8x4,
     .f32_gemv = f32_gemv__neon_x4,
     .f32_dot_rows = f32_dot_rows__neon_x4,
     .f32_exp = f32_exp__neon_x4,

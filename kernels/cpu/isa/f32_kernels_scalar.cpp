@@ -49,6 +49,10 @@ void f32_winograd_f4k3_output__scalar_x1(const winograd_output_args& a) { winogr
 void f32_dwconv__scalar_x1(const dwconv_args& a) { dwconv(a); }
 
 void f32_pool__scalar_x1(const pool_args& a) { pool(a); }
+void f32_gemm_few__scalar_4x4(std::int64_t kc, const float* a, const float* b, std::int64_t b_k, std::int64_t b_j, float* c,
+                        std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
+  gemm_few<4>(kc, a, b, b_k, b_j, c, ldc, m, n, p);
+}
 void f32_gemv__scalar_x1(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y,
                         bool accumulate) {
   gemv(K, a, b, ldb, n, y, accumulate);
@@ -71,6 +75,7 @@ const table kernel_table = {
     .gemm_narrow_nr = 2,
     .f32_gemm_narrow = f32_gemm__scalar_4x2,
     .f32_gemm_pack = f32_gemm_pack__scalar_x1,
+    .f32_gemm_few = f32_gemm_few__scalar_4x4,
     .f32_gemv = f32_gemv__scalar_x1,
     .f32_dot_rows = f32_dot_rows__scalar_x1,
     .f32_exp = f32_exp__scalar_x1,

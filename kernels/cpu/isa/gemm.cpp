@@ -166,7 +166,25 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
         // both orders below visit before the panel's other tiles.
         const auto tile = [&](int64_t jr, int64_t ir) {
           p.col_bias = last && col_bias ? col_bias + jc + jr : nullptr;
+          p.row_bias = last && row_bias ? row_bias + ic + ir : nullptr;
           const int n = static_cast<int>(std::min<int64_t>(nr, nc - jr));
+          const int m = static_cast<int>(std::min<int64_t>(mr, mc - ir));
+          float* const c = g.C + (ic + ir) * g.ldc + jc + jr;
+          const float* const a_panel = a.data + (ir / mr) * a.stride;
+          if (n <= isa::gemm_few_n) {  // a last few columns: B read where it lies, never packed
+            int64_t b_k = nr, b_j = 1;
+            const float* bf = b.data + (jr / nr) * b.stride;
+            if (packs_b) {
+              const int64_t j = jc + jr;
+              bf = g.b.w_contiguous ? g.b.data + pc * g.b.ld + j : g.b.data + j * g.b.ld + pc;
+              b_k = g.b.w_contiguous ? g.b.ld : 1;
+              b_j = g.b.w_contiguous ? 1 : g.b.ld;
+            }
+            g.kernels->f32_gemm_few(kc, a_panel, bf, b_k, b_j, c, g.ldc, m, n, p);
+            if (last && then)
+              for (int i = 0; i < m; ++i) then(c + i * g.ldc, c + i * g.ldc, n);
+            return;
+          }
           const bool narrow = packs_b && n < nr && n <= g.kernels->gemm_narrow_nr;
           const float* const b_panel = b.data + (jr / nr) * b.stride;
           const float* b_raw = nullptr;  // set while the panel's first tile still has to pack it
@@ -179,10 +197,6 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
                                        b_own + (jr / nr) * b.stride, b.stride);
           }
           const isa::f32_gemm_fn gemm = narrow ? g.kernels->f32_gemm_narrow : g.kernels->f32_gemm;
-          p.row_bias = last && row_bias ? row_bias + ic + ir : nullptr;
-          float* c = g.C + (ic + ir) * g.ldc + jc + jr;
-          const int m = static_cast<int>(std::min<int64_t>(mr, mc - ir));
-          const float* a_panel = a.data + (ir / mr) * a.stride;
           if (b_raw)
             g.kernels->f32_gemm_packing(kc, a_panel, b_raw, g.b.ld, b_own + (jr / nr) * b.stride, c, g.ldc, m, n, p);
           else

@@ -64,6 +64,17 @@ using f32_gemm_fn = void (*)(std::int64_t kc, const float* a, const float* b, fl
 using f32_gemm_packing_fn = void (*)(std::int64_t kc, const float* a, const float* b, std::int64_t ldb,
                                      float* b_packed, float* c, std::int64_t ldc, int m, int n,
                                      const f32_gemm_params& params);
+/// An m x n tile of C (m <= mr, n <= gemm_few_n) from a packed A panel and
+/// B read where it lies, b(k, j) at b[k * b_k + j * b_j]: for the last few
+/// columns of a product, or all of them (a 1-D conv over four frames). The
+/// rows of A are the vector lanes and each column of B is broadcast, where
+/// the tile kernel would spend nr lanes on n columns. Same parameters as
+/// f32_gemm_fn.
+using f32_gemm_few_fn = void (*)(std::int64_t kc, const float* a, const float* b, std::int64_t b_k,
+                                 std::int64_t b_j, float* c, std::int64_t ldc, int m, int n,
+                                 const f32_gemm_params& params);
+/// The most columns f32_gemm_few takes.
+constexpr int gemm_few_n = 4;
 /// dst[k] = src[k * stride] for k in [0, n): one phase of a strided row
 /// (padded_plane.hpp); reads nothing past src[(n - 1) * stride].
 using f32_strided_copy_fn = void (*)(const float* src, std::int64_t stride, std::int64_t n, float* dst);
@@ -214,6 +225,7 @@ struct table {
   int gemm_narrow_nr;
   f32_gemm_fn f32_gemm_narrow;
   f32_gemm_pack_fn f32_gemm_pack;
+  f32_gemm_few_fn f32_gemm_few;
   f32_gemv_fn f32_gemv;
   f32_dot_rows_fn f32_dot_rows;
   f32_unary_fn f32_exp;       // rel err < 1e-6 for normal results; gradual subnormals
