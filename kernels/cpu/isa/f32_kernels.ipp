@@ -453,8 +453,15 @@ V exp_of(V x) {
   y = fmadd(y, r, V(1.6666665459e-1f));
   y = fmadd(y, r, V(5.0000001201e-1f));
   y = fmadd(y, r * r, r) + V(1.0f);
-  const V n1 = half_floor(n);
-  y = y * pow2i(n1) * pow2i(n - n1);
+#if defined(__AVX512F__)
+  if constexpr (lanes_of<V> == 16) {
+    y = V(_mm512_scalef_ps(y, n));  // y * 2^n in one step, subnormal results included
+  } else
+#endif
+  {
+    const V n1 = half_floor(n);  // n in [-150, 128]: two factors, each a normal power of two
+    y = y * pow2i(n1) * pow2i(n - n1);
+  }
   y = where(x > V(88.72283935546875f), V(inf), y);
   return where(is_nan(x), x, y);
 }
@@ -590,14 +597,18 @@ void softmax_row(const float* x, float* y, std::int64_t n) {
     store_vec(y + i, e);
     sum = sum + e;
   }
-  const vec e = exp_of(load_vec(t) - m);
-  store_vec(t, e);
-  sum = sum + e;
+  if (whole < n) {  // the tail, padded with -inf (exp 0)
+    const vec e = exp_of(load_vec(t) - m);
+    store_vec(t, e);
+    sum = sum + e;
+  }
 
   const vec scale(1.0f / reduce_add(sum));
   for (std::int64_t i = 0; i < whole; i += lanes) store_vec(y + i, load_vec(y + i) * scale);
-  store_vec(t, load_vec(t) * scale);
-  std::memcpy(y + whole, t, sizeof(float) * (n - whole));
+  if (whole < n) {
+    store_vec(t, load_vec(t) * scale);
+    std::memcpy(y + whole, t, sizeof(float) * (n - whole));
+  }
 }
 
 // --- Winograd F(4x4, 3x3) transforms ----------------------------------------
