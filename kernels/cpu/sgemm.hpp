@@ -12,7 +12,10 @@
 // (isa::table::f32_gemm) computes one mr x nr tile from them, applying beta,
 // bias and clamp when it writes the tile. With a pool, the tiles of C are
 // split over threads along the longer dimension in whole tiles, so the result
-// is bit-identical for any thread count.
+// is bit-identical for any thread count. Two shapes leave the tile kernel:
+// one row of A (M = 1) is a GEMV that reads B as stored (isa::f32_gemv,
+// f32_dot_rows), and a tile's last few columns (n <= isa::gemm_few_n) run
+// isa::f32_gemm_few, which reads B where it lies.
 //
 // Weights: pack_b / pack_a pack an operand once (at prepare time) for the
 // level active then; sgemm_packed uses it without repacking. A Conv computes
