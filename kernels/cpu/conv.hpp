@@ -132,6 +132,30 @@ struct col_rows {
   }
 };
 
+/// Output position p as one index per axis (the last axis fastest).
+inline void unravel_output(std::int64_t p, const conv_geometry& g, std::int64_t* oidx) {
+  for (std::size_t d = g.axes.size(); d-- > 0;) {
+    oidx[d] = p % g.axes[d].out;
+    p /= g.axes[d].out;
+  }
+}
+
+/// The input row (the position over every axis but the last) that output
+/// indices `oidx` read through kernel indices `kidx`, or false when it lies
+/// in the padding.
+inline bool leading_row(const conv_geometry& g, const std::int64_t* oidx, const std::int64_t* kidx,
+                        std::int64_t& row) {
+  bool inside = true;
+  row = 0;
+  for (std::size_t d = 0; d + 1 < g.axes.size(); ++d) {
+    const auto& ax = g.axes[d];
+    const std::int64_t i = oidx[d] * ax.stride + kidx[d] * ax.dilation - ax.pad_begin;
+    inside = inside && i >= 0 && i < ax.in;
+    row = row * ax.in + i;
+  }
+  return inside;
+}
+
 /// `panels`: the packed-B layout of sgemm_panels (full-K panels of nr
 /// columns, element (r, j) at col[(j / nr) * K * nr + r * nr + j % nr]), so
 /// the GEMM reads col without packing it again.
@@ -177,22 +201,11 @@ void im2col(const T* x, const conv_geometry& g, std::int64_t p0, std::int64_t p1
     }
     const std::int64_t off_last = kidx[n - 1] * last.dilation - last.pad_begin;
     for (std::int64_t p = p0; p < p1;) {
-      std::int64_t rem = p;
-      for (std::size_t d = n; d-- > 0;) {
-        oidx[d] = rem % g.axes[d].out;
-        rem /= g.axes[d].out;
-      }
+      unravel_output(p, g, oidx);
       const std::int64_t count = std::min(p1 - p, last.out - oidx[n - 1]);
       const std::int64_t j = p - p0;
-      bool inside = true;
-      std::int64_t base = 0;
-      for (std::size_t d = 0; d + 1 < n; ++d) {
-        const auto& ax = g.axes[d];
-        const std::int64_t i = oidx[d] * ax.stride + kidx[d] * ax.dilation - ax.pad_begin;
-        inside = inside && i >= 0 && i < ax.in;
-        base = base * ax.in + i;
-      }
-      if (!inside) {
+      std::int64_t base;
+      if (!leading_row(g, oidx, kidx, base)) {
         out.zero(dst, j, count);
       } else {
         const T* row = xc + base * last.in;
@@ -221,10 +234,7 @@ inline void im2col_columns(const float* x, const conv_geometry& g, std::int64_t 
   for (std::int64_t p = p0; p < p1; ++p) {
     float* dst = colT + (p - p0) * g.K;
     std::int64_t oidx[8], kidx[8] = {};
-    for (std::int64_t rem = p, d = static_cast<std::int64_t>(n); d-- > 0;) {
-      oidx[d] = rem % g.axes[d].out;
-      rem /= g.axes[d].out;
-    }
+    unravel_output(p, g, oidx);
     const std::int64_t i0 = oidx[n - 1] * last.stride - last.pad_begin;
     // Taps [lo, hi) of a run land inside the row (dilation 1: one copy).
     std::int64_t lo = 0, hi = 0;
@@ -233,22 +243,15 @@ inline void im2col_columns(const float* x, const conv_geometry& g, std::int64_t 
       hi = std::clamp<std::int64_t>(last.in - i0, lo, run);
     }
     for (std::int64_t r = 0; r < g.K; r += run) {
-      bool inside = true;
-      std::int64_t base = 0;
-      for (std::size_t d = 0; d + 1 < n; ++d) {
-        const auto& ax = g.axes[d];
-        const std::int64_t i = oidx[d] * ax.stride + kidx[d] * ax.dilation - ax.pad_begin;
-        inside = inside && i >= 0 && i < ax.in;
-        base = base * ax.in + i;
-      }
       float* out = dst + r;
-      if (!inside) {
+      std::int64_t base;
+      if (!leading_row(g, oidx, kidx, base)) {
         std::fill_n(out, run, 0.0f);
       } else {
         const float* row = x + (r / g.taps) * g.in_size + base * last.in;
         if (last.dilation == 1) {
           std::fill_n(out, lo, 0.0f);
-          std::copy_n(row + i0 + lo, hi - lo, out + lo);
+          if (hi > lo) std::copy_n(row + i0 + lo, hi - lo, out + lo);  // else form no pointer outside the row
           std::fill_n(out + hi, run - hi, 0.0f);
         } else {
           for (std::int64_t k = 0; k < run; ++k) {
@@ -405,12 +408,7 @@ struct group_gemm<float> {
   /// Y = W_g * col with col given transposed (width rows of K, im2col_columns).
   void columns(std::int64_t grp, const float* col_t, std::int64_t width, float* y, std::int64_t ldc,
                const thread_pool* pool) const {
-    const gemm_epilogue ep = epilogue(grp);
-    if (packed)
-      sgemm_packed(true, Mg, width, K, 1.0f, (*packed)[static_cast<std::size_t>(grp)], col_t, K, 0.0f, y, ldc, pool,
-                   ep);
-    else
-      sgemm(false, true, Mg, width, K, 1.0f, w + grp * Mg * K, K, col_t, K, 0.0f, y, ldc, pool, ep);
+    product(grp, true, col_t, K, width, y, ldc, pool);
   }
   /// Y = W_g * col with col already in sgemm_panels' layout.
   void panels(std::int64_t grp, const float* b, std::int64_t width, float* y, std::int64_t ldc,
@@ -419,11 +417,17 @@ struct group_gemm<float> {
   }
   void operator()(std::int64_t grp, const float* b, std::int64_t ldb, std::int64_t width, float* y, std::int64_t ldc,
                   const thread_pool* pool) const {
+    product(grp, false, b, ldb, width, y, ldc, pool);
+  }
+  /// Y = W_g * op(B), B (K x width) or, trans_b, its transpose (width x K).
+  void product(std::int64_t grp, bool trans_b, const float* b, std::int64_t ldb, std::int64_t width, float* y,
+               std::int64_t ldc, const thread_pool* pool) const {
     const gemm_epilogue ep = epilogue(grp);
     if (packed)
-      sgemm_packed(false, Mg, width, K, 1.0f, (*packed)[static_cast<std::size_t>(grp)], b, ldb, 0.0f, y, ldc, pool, ep);
+      sgemm_packed(trans_b, Mg, width, K, 1.0f, (*packed)[static_cast<std::size_t>(grp)], b, ldb, 0.0f, y, ldc, pool,
+                   ep);
     else
-      sgemm(false, false, Mg, width, K, 1.0f, w + grp * Mg * K, K, b, ldb, 0.0f, y, ldc, pool, ep);
+      sgemm(false, trans_b, Mg, width, K, 1.0f, w + grp * Mg * K, K, b, ldb, 0.0f, y, ldc, pool, ep);
   }
 };
 

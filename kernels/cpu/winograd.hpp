@@ -141,8 +141,9 @@ struct plan {
   shape s{};
   int64_t tiles_w = 0, tiles_per_image = 0, tiles = 0;
   int64_t nb = 0, blocks = 0;
-  int64_t mblock = 0;  // output channels per slice of M (a multiple of mr, or all of them)
-  int64_t parts = 1;   // tasks per block, each a range of whole mr panels of output channels
+  int64_t m_panels = 0;  // output channels in whole mr panels
+  int64_t mblock = 0;    // output channels per slice of M (a multiple of mr, or all of them)
+  int64_t parts = 1;     // tasks per block, each a range of whole mr panels of output channels
   int64_t tasks = 0, slots = 1;
   int64_t v_elements = 0, m_elements = 0, slot_elements = 0;
 };
@@ -158,13 +159,13 @@ inline plan make_plan(const shape& s, int64_t threads, const isa::table& kernels
   p.blocks = (p.tiles + p.nb - 1) / p.nb;
   // M of one slice: 36 x mblock x nb floats, about 256 KiB, in whole mr panels.
   const int64_t rows = std::max<int64_t>(1, (int64_t{256} << 10) / (36 * p.nb * 4) / mr) * mr;
-  const int64_t m_panels = (s.M + mr - 1) / mr;
-  p.mblock = std::min(rows, m_panels * mr);
+  p.m_panels = (s.M + mr - 1) / mr;
+  p.mblock = std::min(rows, p.m_panels * mr);
   // Fewer blocks than threads (a 14x14 map is one block): each block's output
   // channels are cut in as many parts as it takes to fill the threads, by
   // whole panels, so the parts differ by at most one panel. (Cutting whole
   // slices of 108 rows gave a 256-channel layer parts of 108 and 148 rows.)
-  p.parts = p.blocks >= threads ? 1 : std::min(m_panels, (threads + p.blocks - 1) / p.blocks);
+  p.parts = p.blocks >= threads ? 1 : std::min(p.m_panels, (threads + p.blocks - 1) / p.blocks);
   p.tasks = p.blocks * p.parts;
   p.slots = std::min(threads, p.tasks);
   p.v_elements = 36 * s.C * p.nb;
@@ -207,9 +208,8 @@ inline void run(const plan& p, const weights& u, const float* x, const float* bi
         in.xi_stride = s.C * p.nb;
         kernels.f32_winograd_f4k3_input(in);
 
-        const int64_t m_panels = (s.M + mr - 1) / mr;
-        const int64_t m_begin = m_panels * part / p.parts * mr;
-        const int64_t m_end = std::min(s.M, m_panels * (part + 1) / p.parts * mr);
+        const int64_t m_begin = p.m_panels * part / p.parts * mr;
+        const int64_t m_end = std::min(s.M, p.m_panels * (part + 1) / p.parts * mr);
         for (int64_t m0 = m_begin; m0 < m_end; m0 += p.mblock) {
           const int64_t rows = std::min(p.mblock, m_end - m0);
           const isa::f32_gemm_params params;

@@ -246,6 +246,26 @@ TEST_CASE("sgemm: one row (GEMV) in place, transposed and packed, chunked over t
   }
 }
 
+// The clamp of the epilogue turns NaN into min (clamp_to), whichever path
+// computes the row: the tiles, the few-column kernel or the one-row GEMV.
+TEST_CASE("sgemm: the clamp turns NaN into min on every path", "[gemm]") {
+  for (const isa::table* t : levels()) {
+    for (int64_t M : {1, 2})
+      for (int64_t N : {3, 37}) {
+        INFO(isa::name(t->isa) << " M=" << M << " N=" << N);
+        const int64_t K = 9;
+        auto A = random_floats(M * K, 7);
+        A[2] = std::numeric_limits<float>::quiet_NaN();  // row 0 sums to NaN in every column
+        const auto B = random_floats(K * N, 8);
+        std::vector<float> C(static_cast<std::size_t>(M * N));
+        gemm_epilogue ep;
+        ep.min = -0.25f, ep.max = 0.5f;
+        sgemm(false, false, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f, C.data(), N, nullptr, ep, *t);
+        for (int64_t j = 0; j < N; ++j) CHECK(C[j] == -0.25f);
+      }
+  }
+}
+
 TEST_CASE("sgemm: empty problems", "[gemm]") {
   for (const isa::table* t : levels()) {
     float c = 7.0f;

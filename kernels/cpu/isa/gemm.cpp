@@ -171,25 +171,23 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
           const int m = static_cast<int>(std::min<int64_t>(mr, mc - ir));
           float* const c = g.C + (ic + ir) * g.ldc + jc + jr;
           const float* const a_panel = a.data + (ir / mr) * a.stride;
+          const float* const b_panel = b.data + (jr / nr) * b.stride;
+          // B not prepacked: this panel's (pc, jc + jr) corner in the raw operand.
+          const float* const src =
+              !packs_b ? nullptr
+              : g.b.w_contiguous ? g.b.data + pc * g.b.ld + jc + jr
+                                 : g.b.data + (jc + jr) * g.b.ld + pc;
           if (n <= isa::gemm_few_n) {  // a last few columns: B read where it lies, never packed
-            int64_t b_k = nr, b_j = 1;
-            const float* bf = b.data + (jr / nr) * b.stride;
-            if (packs_b) {
-              const int64_t j = jc + jr;
-              bf = g.b.w_contiguous ? g.b.data + pc * g.b.ld + j : g.b.data + j * g.b.ld + pc;
-              b_k = g.b.w_contiguous ? g.b.ld : 1;
-              b_j = g.b.w_contiguous ? 1 : g.b.ld;
-            }
-            g.kernels->f32_gemm_few(kc, a_panel, bf, b_k, b_j, c, g.ldc, m, n, p);
+            const int64_t b_k = !packs_b ? nr : g.b.w_contiguous ? g.b.ld : 1;
+            const int64_t b_j = !packs_b || g.b.w_contiguous ? 1 : g.b.ld;
+            g.kernels->f32_gemm_few(kc, a_panel, packs_b ? src : b_panel, b_k, b_j, c, g.ldc, m, n, p);
             if (last && then)
               for (int i = 0; i < m; ++i) then(c + i * g.ldc, c + i * g.ldc, n);
             return;
           }
           const bool narrow = packs_b && n < nr && n <= g.kernels->gemm_narrow_nr;
-          const float* const b_panel = b.data + (jr / nr) * b.stride;
           const float* b_raw = nullptr;  // set while the panel's first tile still has to pack it
           if (packs_b && ic == m0 && ir == 0) {
-            const float* src = g.b.w_contiguous ? g.b.data + pc * g.b.ld + jc + jr : g.b.data + (jc + jr) * g.b.ld + pc;
             if (g.b.w_contiguous && n == nr)
               b_raw = src;
             else
@@ -226,7 +224,8 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
 constexpr int64_t row_chunk = 4096;
 
 // C = epilogue(alpha * y + beta * C) for one row of n columns from j0: what
-// the micro-kernel applies to its tile, in the same order.
+// the micro-kernel applies to its tile, in the same order (the clamp, like
+// its clamp_to, turns NaN into min).
 void finish_row(const problem& g, const float* y, int64_t j0, int64_t n) {
   const gemm_epilogue& ep = *g.ep;
   const float beta = ep.accumulate ? 1.0f : g.beta;
@@ -239,7 +238,7 @@ void finish_row(const problem& g, const float* y, int64_t j0, int64_t n) {
     if (beta != 0.0f) v += beta * c[j];
     v += row_bias;
     if (col_bias) v += col_bias[j];
-    if (clamp) v = std::min(std::max(v, ep.min), ep.max);
+    if (clamp) v = v > ep.min ? (v < ep.max ? v : ep.max) : ep.min;
     c[j] = v;
   }
   if (ep.then == gemm_epilogue::function::gelu) g.kernels->f32_gelu(c, c, n);
