@@ -114,6 +114,10 @@ template <class V>
 float reduce_max(V v) {
   if constexpr (is_scalar) {
     return v;
+#if defined(__AVX512F__)
+  } else if constexpr (lanes_of<V> == 16) {
+    return _mm512_reduce_max_ps(v);  // a shuffle tree, where the loop below went lane by lane
+#endif
   } else {
     alignas(64) float t[lanes];
     v.store_aligned(t);

@@ -50,6 +50,12 @@ using q8_depthwise_fn = void (*)(const q8_depthwise_args&);
 using q8_interleave4_fn = void (*)(const std::uint8_t* r0, const std::uint8_t* r1, const std::uint8_t* r2,
                                    const std::uint8_t* r3, std::int64_t n, std::uint8_t flip, bool as_unsigned,
                                    std::uint32_t* dst, std::int32_t* sums);
+/// A's packing for a kernel of 8 rows and 4-byte groups (VNNI): bytes
+/// [0, 32 * blocks) of the 8 rows a + i * lda, each xor flip, into the panel
+/// (group p of row i at dst[p * 8 + i]), with sums[i] = the sum of row i's
+/// flipped bytes as unsigned values. Null where the level has none.
+using q8_pack_a8_fn = void (*)(const std::uint8_t* a, std::int64_t lda, std::int64_t blocks, std::uint8_t flip,
+                               std::uint32_t* dst, std::int32_t* sums);
 /// One int8 GEMM kernel, with the activation quantizer of the same level.
 /// Names follow u8s8_gemm__<isa>_<mr>x<nr>.
 struct q8_gemm_kernel {
@@ -62,6 +68,7 @@ struct q8_gemm_kernel {
   q8_requantize_fn requantize;
   q8_depthwise_fn depthwise;
   q8_interleave4_fn interleave4;
+  q8_pack_a8_fn pack_a8 = nullptr;
 };
 /// y[i] = table[x[i]] for i < n: a byte table lookup (QLinearLookup and the
 /// com.microsoft lookup ops).

@@ -86,10 +86,49 @@ void f32_quantize_u8__avx512_x16(const float* x, std::int64_t n, float scale, fl
   }
 }
 
+// 8 rows x 32 bytes at a time: eight dwords per row, transposed 8 x 8 so
+// that each store is one 4-byte group of all eight rows; the row sums by
+// vpsadbw against zero.
+void pack_a8(const std::uint8_t* a, std::int64_t lda, std::int64_t blocks, std::uint8_t flip, std::uint32_t* dst,
+             std::int32_t* sums) {
+  const __m256i f = _mm256_set1_epi8(static_cast<char>(flip)), zero = _mm256_setzero_si256();
+  __m256i s[8];
+  for (int i = 0; i < 8; ++i) s[i] = zero;
+  for (std::int64_t b = 0; b < blocks; ++b, dst += 64) {
+    __m256i r[8];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i) {
+      r[i] = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i * lda + b * 32)), f);
+      s[i] = _mm256_add_epi64(s[i], _mm256_sad_epu8(r[i], zero));
+    }
+    // t: pairs of rows interleaved by dword; u: quads of rows, dword d in the
+    // low lane and d + 4 in the high one; the lane permutes join the halves.
+    const __m256i t0 = _mm256_unpacklo_epi32(r[0], r[1]), t1 = _mm256_unpackhi_epi32(r[0], r[1]);
+    const __m256i t2 = _mm256_unpacklo_epi32(r[2], r[3]), t3 = _mm256_unpackhi_epi32(r[2], r[3]);
+    const __m256i t4 = _mm256_unpacklo_epi32(r[4], r[5]), t5 = _mm256_unpackhi_epi32(r[4], r[5]);
+    const __m256i t6 = _mm256_unpacklo_epi32(r[6], r[7]), t7 = _mm256_unpackhi_epi32(r[6], r[7]);
+    const __m256i u[8] = {_mm256_unpacklo_epi64(t0, t2), _mm256_unpackhi_epi64(t0, t2),
+                          _mm256_unpacklo_epi64(t1, t3), _mm256_unpackhi_epi64(t1, t3),
+                          _mm256_unpacklo_epi64(t4, t6), _mm256_unpackhi_epi64(t4, t6),
+                          _mm256_unpacklo_epi64(t5, t7), _mm256_unpackhi_epi64(t5, t7)};
+#pragma GCC unroll 4
+    for (int d = 0; d < 4; ++d) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + d * 8), _mm256_permute2x128_si256(u[d], u[d + 4], 0x20));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + (d + 4) * 8),
+                          _mm256_permute2x128_si256(u[d], u[d + 4], 0x31));
+    }
+  }
+  for (int i = 0; i < 8; ++i) {
+    alignas(32) std::int64_t q[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(q), s[i]);
+    sums[i] = static_cast<std::int32_t>(q[0] + q[1] + q[2] + q[3]);
+  }
+}
+
 #include "kernels/cpu/isa/q8_requantize.ipp"
 #include "kernels/cpu/isa/q8_rows.ipp"
 
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx512vnni_8x32", 8, 32, 4, 1, 1, u8s8_gemm__avx512vnni_8x32,
-                                      f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16, requantize_row, depthwise_plane, interleave4};
+                                      f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16, requantize_row, depthwise_plane, interleave4, pack_a8};
 
 }  // namespace onyx::kernels::cpu::isa::avx512vnni

@@ -131,12 +131,17 @@ void pack_range(bool as_a, const q8_matrix& x, int64_t W, int64_t K, int width, 
       // Rows contiguous along K, groups of four bytes: whole 32-bit moves.
       const std::uint32_t flip4 = flip * 0x01010101u;
       const int64_t whole = K / 4;
+      int64_t done = 0;  // groups the kernel's pack_a8 packed and summed
+      if (as_a && width == 8 && n == 8 && kernel.pack_a8) {
+        kernel.pack_a8(x.data + w0 * x.ld, x.ld, K / 32, flip, reinterpret_cast<std::uint32_t*>(d), sums + w0);
+        done = K / 32 * 8;
+      }
       for (int i = 0; i < n; ++i) {
         const std::uint8_t* s = x.data + (w0 + i) * x.ld;
-        std::int32_t sum = 0;
-        for (int64_t k = 0; k < K; ++k) sum += value(s[k]);
+        std::int32_t sum = done ? sums[w0 + i] : 0;
+        for (int64_t k = done * 4; k < K; ++k) sum += value(s[k]);
         sums[w0 + i] = sum;
-        for (int64_t p = 0; p < whole; ++p) {
+        for (int64_t p = done; p < whole; ++p) {
           std::uint32_t v;
           std::memcpy(&v, s + p * 4, 4);
           v ^= flip4;
