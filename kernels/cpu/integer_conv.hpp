@@ -6,8 +6,9 @@
 // itself for a 1x1 window with stride 1 and no padding; otherwise the im2col
 // matrix, built in slices of output positions (padding holds X's zero point,
 // which stands for 0). Depthwise convolutions (one input channel per group
-// and one output channel) run a direct int32 loop instead, where a GEMM
-// would have one row. QLinearConv requantizes each finished block:
+// and one output channel) run the float depthwise kernel instead, exact for
+// up to 256 taps (else a direct int32 loop), where a GEMM would have one row.
+// QLinearConv requantizes each finished block:
 // y = saturate(round_half_even((acc + B[m]) * float(float(x_scale w_scale[m]) / y_scale)) + y_zero_point).
 #pragma once
 
@@ -16,7 +17,9 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/cpu/isa/isa.hpp"
 #include "kernels/cpu/mat_mul_integer.hpp"
+#include "kernels/cpu/padded_plane.hpp"
 #include "onyx/ops/conv_integer.hpp"
 #include "onyx/ops/qlinear_conv.hpp"
 
@@ -134,6 +137,39 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
     return sgn ? static_cast<std::int8_t>(p[i]) : p[i];
   };
 
+  if (cg == 1 && mg == 1 && two_d && taps <= 256 && fits_padded_plane(geo[0], geo[1])) {
+    // depthwise 2-D in float, exactly: x - zx and w - zw are integers of at
+    // most 255 in magnitude, so every partial sum of at most 256 taps is an
+    // integer below 2^24, which float32 holds exactly. The channel is laid
+    // out as the float kernel's padded plane (zero borders: x - zx of the
+    // padding) and runs the ISA's f32_dwconv with its taps in registers.
+    const padded_plane d = make_padded_plane(geo[0], geo[1]);
+    const isa::table& t = isa::active();
+    parallel_for(c.pool(), n * m, 1, [&](std::int64_t first, std::int64_t last) {
+      std::vector<float> buf(static_cast<std::size_t>(d.slot_elements)), xf(static_cast<std::size_t>(in_plane));
+      std::vector<float> yf(static_cast<std::size_t>(out_plane)), wt(static_cast<std::size_t>(taps));
+      std::vector<std::int32_t> out(static_cast<std::size_t>(out_plane));
+      fill_padding(d, buf.data(), 0.0f);
+      for (std::int64_t p = first; p < last; ++p) {
+        const std::int64_t oc = p % m;
+        const std::uint8_t* xp = xb + p * in_plane;
+        for (std::int64_t i = 0; i < taps; ++i)
+          wt[i] = static_cast<float>(as_int(wb, w_signed, oc * taps + i) - zw[zw.size() > 1 ? oc : 0]);
+        if (x_signed)
+          for (std::int64_t i = 0; i < in_plane; ++i) xf[i] = static_cast<float>(static_cast<std::int8_t>(xp[i]) - zx[0]);
+        else
+          for (std::int64_t i = 0; i < in_plane; ++i) xf[i] = static_cast<float>(xp[i] - zx[0]);
+        copy_plane(d, geo[0], geo[1], xf.data(), buf.data(), t);
+        isa::dwconv_args a{};
+        set_window(a, d, geo[0], geo[1], buf.data(), yf.data());
+        a.w = wt.data();
+        t.f32_dwconv(a);
+        for (std::int64_t i = 0; i < out_plane; ++i) out[i] = static_cast<std::int32_t>(yf[i]);
+        emit(p * out_plane, oc, q8_block{0, 0, 1, out_plane, out.data(), out_plane});
+      }
+    });
+    return ok();
+  }
   if (cg == 1 && mg == 1 && two_d) {
     // depthwise 2-D: the channel's plane as int16 (x - zx) with zero borders,
     // then per output row and tap acc[ow] += w * plane[row][ow * sw + kx * dw]

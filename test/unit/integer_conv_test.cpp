@@ -76,6 +76,35 @@ TEST_CASE("ConvInteger and QLinearConv match a direct convolution", "[misc]") {
   }
 }
 
+// Depthwise 2-D runs in float where that is exact (at most 256 taps of
+// |x - zx|, |w - zw| <= 255), else an int32 loop: both at the largest
+// magnitudes, 16x16 taps (the bound) and 17x16, int8 and uint8 operands.
+TEST_CASE("ConvInteger depthwise is exact at the largest magnitudes", "[misc]") {
+  for (auto [kh, kw] : {std::pair{16, 16}, std::pair{17, 16}, std::pair{5, 5}})
+    for (bool sgn : {false, true}) {
+      INFO(kh << "x" << kw << (sgn ? " int8" : " uint8"));
+      const int C = 3, H = kh + 2, W = kw + 3;  // 3 x 4 outputs per channel
+      thread_pool pool(2);
+      auto run = [&](auto x_val, auto zx, auto w_val, auto zw) {
+        using X = decltype(x_val);
+        using Wt = decltype(w_val);
+        std::vector<X> x(static_cast<std::size_t>(C * H * W), x_val);
+        std::vector<Wt> w(static_cast<std::size_t>(C * kh * kw), w_val);
+        auto r = test::run_op<ops::ConvInteger>({tensor::from(x, {1, C, H, W}), tensor::from(w, {C, 1, kh, kw}),
+                                                 tensor::scalar(zx), tensor::scalar(zw)},
+                                                {test::attr("group", std::int64_t{C})}, 1, &pool);
+        REQUIRE(r.ok());
+        CHECK((*r)[0].shape() == extents{1, C, 3, 4});
+        const std::int64_t want = std::int64_t{kh} * kw * (std::int64_t(x_val) - zx) * (std::int64_t(w_val) - zw);
+        test::require_close((*r)[0], std::vector<std::int32_t>(C * 12, static_cast<std::int32_t>(want)), 0, 0);
+      };
+      if (sgn)
+        run(std::int8_t{-128}, std::int8_t{127}, std::int8_t{127}, std::int8_t{-128});  // (-255) * 255 per tap
+      else
+        run(std::uint8_t{255}, std::uint8_t{0}, std::uint8_t{0}, std::uint8_t{255});  // 255 * (-255) per tap
+    }
+}
+
 TEST_CASE("ConvInteger rejects a weight zero point of the wrong length", "[misc]") {
   auto r = test::run_op<ops::ConvInteger>({tensor::from(std::vector<std::uint8_t>(9, 1), {1, 1, 3, 3}),
                                            tensor::from(std::vector<std::uint8_t>(8, 1), {2, 1, 2, 2}),
