@@ -128,7 +128,39 @@ void pack_a8(const std::uint8_t* a, std::int64_t lda, std::int64_t blocks, std::
 #include "kernels/cpu/isa/q8_requantize.ipp"
 #include "kernels/cpu/isa/q8_rows.ipp"
 
+// interleave4 32 columns at a time for B's signed values (the packing of a
+// B panel, 32 wide): bytes of the four rows interleaved by two rounds of
+// unpacks (within 128-bit lanes, then the lanes put in order), and each
+// group's four values summed by vpdpbusd of ones against them. The loop of
+// q8_rows.ipp takes the tail and unsigned values (A's panels are 8 wide).
+static void interleave4_x32(const std::uint8_t* r0, const std::uint8_t* r1, const std::uint8_t* r2,
+                            const std::uint8_t* r3, std::int64_t n, std::uint8_t flip, bool as_unsigned,
+                            std::uint32_t* dst, std::int32_t* sums) {
+  const __m256i f = _mm256_set1_epi8(static_cast<char>(flip)), ones = _mm256_set1_epi8(1), zero = _mm256_setzero_si256();
+  const auto row = [&](const std::uint8_t* r, std::int64_t i) {
+    return _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r + i)), f);
+  };
+  std::int64_t i = 0;
+  for (; !as_unsigned && i + 32 <= n; i += 32) {
+    const __m256i a = row(r0, i), b = row(r1, i), c = row(r2, i), d = row(r3, i);
+    const __m256i ab_lo = _mm256_unpacklo_epi8(a, b), ab_hi = _mm256_unpackhi_epi8(a, b);
+    const __m256i cd_lo = _mm256_unpacklo_epi8(c, d), cd_hi = _mm256_unpackhi_epi8(c, d);
+    // q0: groups 0-3 | 16-19, q1: 4-7 | 20-23, q2: 8-11 | 24-27, q3: 12-15 | 28-31
+    const __m256i q0 = _mm256_unpacklo_epi16(ab_lo, cd_lo), q1 = _mm256_unpackhi_epi16(ab_lo, cd_lo);
+    const __m256i q2 = _mm256_unpacklo_epi16(ab_hi, cd_hi), q3 = _mm256_unpackhi_epi16(ab_hi, cd_hi);
+    const __m256i o[4] = {_mm256_permute2x128_si256(q0, q1, 0x20), _mm256_permute2x128_si256(q2, q3, 0x20),
+                          _mm256_permute2x128_si256(q0, q1, 0x31), _mm256_permute2x128_si256(q2, q3, 0x31)};
+    for (int v = 0; v < 4; ++v) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i + v * 8), o[v]);
+      const __m256i group_sum = _mm256_dpbusd_epi32(zero, ones, o[v]);
+      __m256i* sv = reinterpret_cast<__m256i*>(sums + i + v * 8);
+      _mm256_storeu_si256(sv, _mm256_add_epi32(_mm256_loadu_si256(sv), group_sum));
+    }
+  }
+  if (i < n) interleave4(r0 + i, r1 + i, r2 + i, r3 + i, n - i, flip, as_unsigned, dst + i, sums + i);
+}
+
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx512vnni_8x32", 8, 32, 4, 1, 1, u8s8_gemm__avx512vnni_8x32,
-                                      f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16, requantize_row, depthwise_plane, interleave4, pack_a8};
+                                      f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16, requantize_row, depthwise_plane, interleave4_x32, pack_a8};
 
 }  // namespace onyx::kernels::cpu::isa::avx512vnni
