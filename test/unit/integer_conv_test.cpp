@@ -76,6 +76,33 @@ TEST_CASE("ConvInteger and QLinearConv match a direct convolution", "[misc]") {
   }
 }
 
+// Enough channels that im2col is cut in slices of output positions (about
+// 1 MiB of col each: 256 positions at K = 4095), several B panels and a part
+// panel per slice, and a K that ends inside a 4-byte group.
+TEST_CASE("ConvInteger over several im2col slices", "[misc]") {
+  const int C = 455, M = 3, H = 20, W = 20;
+  auto x = test::random_values<std::uint8_t>(C * H * W, 0, 255, 97);
+  auto w = test::random_values<std::uint8_t>(M * C * 9, 0, 255, 98);
+  const std::uint8_t zx = 37, zw = 201;
+  std::vector<int> xs(x.begin(), x.end()), ws(w.begin(), w.end());
+  for (auto& v : xs) v -= zx;
+  for (auto& v : ws) v -= zw;
+  for (int stride : {1, 2}) {
+    INFO("stride " << stride);
+    int oh = 0, ow = 0;
+    auto want = conv_ref(xs, ws, C, H, W, M, 1, 1, stride, oh, ow);
+    thread_pool pool(2);
+    auto r = test::run_op<ops::ConvInteger>(
+        {tensor::from(x, {1, C, H, W}), tensor::from(w, {M, C, 3, 3}), tensor::scalar(zx), tensor::scalar(zw)},
+        {test::attr("pads", std::vector<std::int64_t>{1, 1, 1, 1}),
+         test::attr("strides", std::vector<std::int64_t>{stride, stride})},
+        1, &pool);
+    REQUIRE(r.ok());
+    CHECK((*r)[0].shape() == extents{1, M, oh, ow});
+    test::require_close((*r)[0], std::vector<std::int32_t>(want.begin(), want.end()), 0, 0);
+  }
+}
+
 // Depthwise 2-D runs in float where that is exact (at most 256 taps of
 // |x - zx|, |w - zw| <= 255), else an int32 loop: both at the largest
 // magnitudes, 16x16 taps (the bound) and 17x16, int8 and uint8 operands.
