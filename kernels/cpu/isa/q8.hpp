@@ -20,8 +20,11 @@ namespace onyx::kernels::cpu::isa {
 /// Writes sum_k A'[i][k] B'[k][j] in int32 (exact: products and pair sums fit,
 /// the running sum wraps only past K = 65793) into the top-left m x n of the
 /// tile at c (row stride ldc), added to what is there when `accumulate`.
+/// Unless null, `prefetch` is a panel laid out like b that the caller reads
+/// next: the kernel pulls it into cache line by line as it walks b (the
+/// next B panel streams in from memory while this one is in use).
 using q8_gemm_fn = void (*)(std::int64_t groups, const void* a, const void* b, std::int32_t* c, std::int64_t ldc,
-                            int m, int n, bool accumulate);
+                            int m, int n, bool accumulate, const void* prefetch);
 /// lo = min(lo, x[i]), hi = max(hi, x[i]) over i < n (NaN ignored).
 using f32_minmax_fn = void (*)(const float* x, std::int64_t n, float* lo, float* hi);
 /// y[i] = clamp(round_half_even(x[i] / scale) + zero, 0, 255), in float with

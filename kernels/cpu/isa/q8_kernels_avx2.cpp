@@ -14,13 +14,15 @@
 namespace onyx::kernels::cpu::isa::avx2 {
 
 void u8s8_gemm__avx2_6x16(std::int64_t groups, const void* av, const void* bv, std::int32_t* c, std::int64_t ldc,
-                          int m, int n, bool accumulate) {
+                          int m, int n, bool accumulate, const void* prefetch) {
   constexpr int mr = 6;
   const auto* a = static_cast<const std::int16_t*>(av);
   const auto* b = static_cast<const std::int16_t*>(bv);
+  const char* pf = static_cast<const char*>(prefetch);
   __m256i c0[mr], c1[mr];
   for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm256_setzero_si256();
   for (std::int64_t p = 0; p < groups; ++p, a += mr * 2, b += 32) {
+    if (pf) _mm_prefetch(pf + p * 64, _MM_HINT_T0);  // one line per group, like b
     const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
     const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 16));
 #pragma GCC unroll 6

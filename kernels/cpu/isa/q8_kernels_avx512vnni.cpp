@@ -15,13 +15,18 @@
 namespace onyx::kernels::cpu::isa::avx512vnni {
 
 void u8s8_gemm__avx512vnni_8x32(std::int64_t groups, const void* av, const void* bv, std::int32_t* c,
-                                std::int64_t ldc, int m, int n, bool accumulate) {
+                                std::int64_t ldc, int m, int n, bool accumulate, const void* prefetch) {
   constexpr int mr = 8;
   const auto* a = static_cast<const std::uint8_t*>(av);
   const auto* b = static_cast<const std::int8_t*>(bv);
+  const char* pf = static_cast<const char*>(prefetch);
   __m512i c0[mr], c1[mr];
   for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm512_setzero_si512();
   for (std::int64_t p = 0; p < groups; ++p, a += mr * 4, b += 128) {
+    if (pf) {  // two lines per group, like b
+      _mm_prefetch(pf + p * 128, _MM_HINT_T0);
+      _mm_prefetch(pf + p * 128 + 64, _MM_HINT_T0);
+    }
     const __m512i b0 = _mm512_loadu_si512(b);
     const __m512i b1 = _mm512_loadu_si512(b + 64);
 #pragma GCC unroll 8

@@ -10,7 +10,7 @@
 namespace onyx::kernels::cpu::isa::scalar {
 
 void u8s8_gemm__scalar_4x8(std::int64_t groups, const void* av, const void* bv, std::int32_t* c, std::int64_t ldc,
-                           int m, int n, bool accumulate) {
+                           int m, int n, bool accumulate, const void* /*prefetch*/) {
   constexpr int mr = 4, nr = 8;
   const auto* a = static_cast<const std::int16_t*>(av);
   const auto* b = static_cast<const std::int16_t*>(bv);
