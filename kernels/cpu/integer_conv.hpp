@@ -276,7 +276,7 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
         auto write = [&](const q8_block& blk) {
           emit(y0 + blk.i0 * out_plane + blk.j0, g * mg + blk.i0, blk);
         };
-        q8_gemm(mg, on, k, qa, qb, q8_sink::of(write), c.pool());
+        q8_gemm(mg, on, k, qa, qb, q8_sink::adding(write), c.pool());
       }
     }
   return ok();
@@ -308,8 +308,7 @@ template <> struct kernel<ops::ConvInteger, cpu> {
     std::int32_t* ys = y.data<std::int32_t>();
     const std::int64_t plane = out_plane_of(y.shape());
     return q8_conv(c, c.attrs(), 0, 1, 2, 3, y.shape(), [&](std::int64_t at, std::int64_t, const q8_block& blk) {
-      for (std::int64_t r = 0; r < blk.rows; ++r)
-        std::memcpy(ys + at + r * plane, blk.acc + r * blk.ld, static_cast<std::size_t>(blk.cols) * sizeof(std::int32_t));
+      write_exact(blk, ys + at, plane);
     });
   }
 };
@@ -338,8 +337,9 @@ template <> struct kernel<ops::QLinearConv, cpu> {
     auto* out = static_cast<std::uint8_t*>(y.raw());
     return q8_conv(c, c.attrs(), 0, 3, 2, 5, y.shape(), [&](std::int64_t at, std::int64_t oc, const q8_block& blk) {
       for (std::int64_t r = 0; r < blk.rows; ++r)
-        requantize(blk.acc + r * blk.ld, blk.cols, nullptr, bias[static_cast<std::size_t>(oc + r)], nullptr,
-                   factor[static_cast<std::size_t>(oc + r)], z, out_signed, out + at + r * plane);
+        requantize(blk.acc + r * blk.ld, blk.cols, blk.col_add, blk.row_term(r), nullptr,
+                   bias[static_cast<std::size_t>(oc + r)], nullptr, factor[static_cast<std::size_t>(oc + r)], z,
+                   out_signed, out + at + r * plane);
     });
   }
 };

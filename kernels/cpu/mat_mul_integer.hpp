@@ -193,7 +193,7 @@ status q8_matmul(const kernel_call& c, const std::uint8_t* ab, dtype a_type, con
     qb.per_index = zb.size() > 1;
     const std::int64_t base = bi * p.m * p.n;
     auto write = [&](const q8_block& blk) { sink(base + blk.i0 * p.n + blk.j0, blk); };
-    q8_gemm(rows, p.n, p.k, qa, qb, q8_sink::of(write), c.pool());
+    q8_gemm(rows, p.n, p.k, qa, qb, q8_sink::adding(write), c.pool());
   }
   return ok();
 }
@@ -218,10 +218,7 @@ template <> struct kernel<ops::MatMulInteger, cpu> {
     using namespace kernels::cpu;
     std::int32_t* y = c.output(0).data<std::int32_t>();
     const std::int64_t n = c.input(1).rank() >= 2 ? c.input(1).dim(c.input(1).rank() - 1) : 1;
-    return q8_matmul(c, 0, 1, 2, 3, [&](std::int64_t at, const q8_block& blk) {
-      for (std::int64_t r = 0; r < blk.rows; ++r)
-        std::memcpy(y + at + r * n, blk.acc + r * blk.ld, static_cast<std::size_t>(blk.cols) * sizeof(std::int32_t));
-    });
+    return q8_matmul(c, 0, 1, 2, 3, [&](std::int64_t at, const q8_block& blk) { write_exact(blk, y + at, n); });
   }
 };
 
@@ -255,7 +252,8 @@ template <> struct kernel<ops::QLinearMatMul, cpu> {
       return q8_matmul(c, 0, 3, 2, 5, [&](std::int64_t at, const q8_block& blk) {
         for (std::int64_t r = 0; r < blk.rows; ++r) {
           const double* f = factor.data() + (per_row ? ((blk.i0 + r) % m) * n : 0) + blk.j0;
-          requantize(blk.acc + r * blk.ld, blk.cols, nullptr, 0.0, f, 0.0, z, out_signed, out + at + r * n);
+          requantize(blk.acc + r * blk.ld, blk.cols, blk.col_add, blk.row_term(r), nullptr, 0.0, f, 0.0, z, out_signed,
+                     out + at + r * n);
         }
       });
     }

@@ -92,19 +92,43 @@ struct q8_operand {
   bool per_index = false;
 };
 
-/// A finished block: acc[r * ld + c] is the exact product at (i0 + r, j0 + c).
+/// A finished block: the exact product at (i0 + r, j0 + c) is at(r, c):
+/// acc[r * ld + c], plus the zero-point terms col_add[c] and row_add[r] where
+/// they are set. Only a sink made by q8_sink::adding gets them set: it adds
+/// them as it reads the block (one pass over the accumulators instead of
+/// two), in int32 arithmetic that wraps like the accumulation.
 struct q8_block {
   std::int64_t i0, j0, rows, cols;
   const std::int32_t* acc;
   std::int64_t ld;
+  const std::int32_t* col_add = nullptr;
+  const std::int32_t* row_add = nullptr;
+  std::int32_t row_term(std::int64_t r) const { return row_add ? row_add[r] : 0; }
+  std::int32_t at(std::int64_t r, std::int64_t c) const {
+    const auto v = static_cast<std::uint32_t>(acc[r * ld + c]) + static_cast<std::uint32_t>(row_term(r)) +
+                   static_cast<std::uint32_t>(col_add ? col_add[c] : 0);
+    return static_cast<std::int32_t>(v);
+  }
 };
+
+/// The block's exact products as int32, row r at y + r * ld.
+inline void write_exact(const q8_block& blk, std::int32_t* y, std::int64_t ld) {
+  for (std::int64_t r = 0; r < blk.rows; ++r)
+    for (std::int64_t c = 0; c < blk.cols; ++c) y[r * ld + c] = blk.at(r, c);
+}
 
 /// Where blocks go; called from the pool's threads, once per block.
 struct q8_sink {
   void* context;
   void (*write)(void* context, const q8_block& block);
+  bool adds = false;  // reads col_add / row_add (see q8_block)
+  /// A sink that reads acc only: the GEMM adds the zero-point terms first.
   template <class F> static q8_sink of(F& f) {
     return {&f, [](void* c, const q8_block& b) { (*static_cast<F*>(c))(b); }};
+  }
+  /// A sink that adds col_add / row_add itself where the block sets them.
+  template <class F> static q8_sink adding(F& f) {
+    return {&f, [](void* c, const q8_block& b) { (*static_cast<F*>(c))(b); }, true};
   }
 };
 

@@ -30,11 +30,14 @@ using f32_minmax_fn = void (*)(const float* x, std::int64_t n, float* lo, float*
 /// y[i] = clamp(round_half_even(x[i] / scale) + zero, 0, 255), in float with
 /// a true division, as DynamicQuantizeLinear specifies (zero in [0, 255]).
 using f32_quantize_u8_fn = void (*)(const float* x, std::int64_t n, float scale, float zero, std::uint8_t* y);
-/// y[j] = clamp(round_half_even((acc[j] + bias_j) * scale_j + zero), 8-bit
-/// range) in double, bias_j = bias ? bias[j] : bias0 (scale likewise); int8
-/// when is_signed, else uint8 (see q8_requantize.ipp).
-using q8_requantize_fn = void (*)(const std::int32_t* acc, std::int64_t n, const double* bias, double bias0,
-                                  const double* scale, double scale0, double zero, bool is_signed, std::uint8_t* y);
+/// y[j] = clamp(round_half_even((a_j + bias_j) * scale_j + zero), 8-bit
+/// range) in double, a_j = acc[j] + add0 (+ add[j] unless add is null) in
+/// wrapping int32 arithmetic (the zero-point terms of q8_block), bias_j =
+/// bias ? bias[j] : bias0 (scale likewise); int8 when is_signed, else uint8
+/// (see q8_requantize.ipp).
+using q8_requantize_fn = void (*)(const std::int32_t* acc, std::int64_t n, const std::int32_t* add, std::int32_t add0,
+                                  const double* bias, double bias0, const double* scale, double scale0, double zero,
+                                  bool is_signed, std::uint8_t* y);
 /// One channel of a 2-D depthwise convolution over an int16 plane holding
 /// x - x_zero_point with zero borders (plane_w columns per row, wide enough
 /// for every tap): y[oh][ow] = sum w[ky][kx] plane[oh sh + ky dh][ow sw + kx dw].

@@ -87,12 +87,16 @@ void f32_minmax__avx2_x8(const float* x, std::int64_t n, float* lo, float* hi) {
   *lo = lm, *hi = hm;
 }
 
-void f32_quantize_u8__avx2_x8(const float* x, std::int64_t n, float scale, float zero, std::uint8_t* y) {
+// Unit: scale is 1 (the QLinear binary ops round values they computed), and
+// the division, exact then, is left out.
+template <bool Unit>
+static void quantize_u8(const float* x, std::int64_t n, float scale, float zero, std::uint8_t* y) {
   const __m256 s = _mm256_set1_ps(scale), z = _mm256_set1_ps(zero), top = _mm256_set1_ps(255.0f);
   const __m256 bottom = _mm256_setzero_ps();
   std::int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    __m256 v = _mm256_round_ps(_mm256_div_ps(_mm256_loadu_ps(x + i), s), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256 in = _mm256_loadu_ps(x + i);
+    __m256 v = _mm256_round_ps(Unit ? in : _mm256_div_ps(in, s), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     v = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(v, z), bottom), top);
     const __m256i q = _mm256_cvtps_epi32(v);  // exact: already whole numbers in [0, 255]
     const __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
@@ -104,6 +108,13 @@ void f32_quantize_u8__avx2_x8(const float* x, std::int64_t n, float scale, float
     v = v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v;
     y[i] = static_cast<std::uint8_t>(v);
   }
+}
+
+void f32_quantize_u8__avx2_x8(const float* x, std::int64_t n, float scale, float zero, std::uint8_t* y) {
+  if (scale == 1.0f)
+    quantize_u8<true>(x, n, scale, zero, y);
+  else
+    quantize_u8<false>(x, n, scale, zero, y);
 }
 
 #include "kernels/cpu/isa/q8_requantize.ipp"

@@ -216,7 +216,7 @@ struct q8_problem {
   const q8_panels* b;
   std::vector<std::int32_t> za, zb;  // shifted zero points, per row / per column
   std::vector<std::int32_t> colterm;   // one za' for all rows: K za' zb'[j] - za' colsum(B')[j]
-  bool za_zero, zb_zero;
+  bool za_zero, zb_zero, zb_uniform;
   q8_sink sink;
   const isa::q8_gemm_kernel* kernel;
   int64_t mc, nc;
@@ -260,8 +260,23 @@ void q8_run_block(const q8_problem& p, int64_t i0, int64_t rows, int64_t j0, int
   } while (k0 < p.K);
   // Zero points: - za' colsum(B') - zb' rowsum(A') + K za' zb' (int32
   // arithmetic wraps like the accumulation: done in uint32 to keep it defined).
+  using u32 = std::uint32_t;
+  if (p.sink.adds && p.zb_uniform && (p.za_zero || !p.colterm.empty())) {
+    // Left to the sink as one term per column (colterm) and one per row.
+    q8_block blk{i0, j0, rows, cols, acc, ld};
+    if (!p.za_zero) blk.col_add = p.colterm.data() + j0;
+    thread_local std::vector<std::int32_t> row_buffer;
+    if (!p.zb_zero) {
+      row_buffer.resize(static_cast<std::size_t>(rows));
+      const u32 zb = static_cast<u32>(p.zb[0]);
+      for (int64_t r = 0; r < rows; ++r)
+        row_buffer[static_cast<std::size_t>(r)] = static_cast<std::int32_t>(u32(0) - zb * static_cast<u32>(p.a->sums()[i0 + r]));
+      blk.row_add = row_buffer.data();
+    }
+    p.sink.write(p.sink.context, blk);
+    return;
+  }
   if (!p.za_zero || !p.zb_zero) {
-    using u32 = std::uint32_t;
     const std::int32_t* rowsum = p.a->sums() + i0;
     const std::int32_t* colsum = p.b->sums() + j0;
     const std::int32_t* zb = p.zb.data() + j0;
@@ -355,6 +370,7 @@ void q8_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const q8_operand& a
   }
   p.za = shifted_zero_points(a, M, p.a->source_signed() ? 128 : 0, &p.za_zero);
   p.zb = shifted_zero_points(b, N, p.b->source_signed() ? 0 : -128, &p.zb_zero);
+  p.zb_uniform = std::all_of(p.zb.begin(), p.zb.end(), [&](std::int32_t v) { return v == p.zb[0]; });
   p.sink = sink;
   if (!p.za_zero && std::all_of(p.za.begin(), p.za.end(), [&](std::int32_t v) { return v == p.za[0]; })) {
     using u32 = std::uint32_t;
