@@ -7,6 +7,8 @@
 // pair sums would saturate; the products fit int32 and must come out exact.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -30,6 +32,7 @@ struct qcase {
   bool a_trans = false, b_trans = false;  // storage: A as K x M, B as N x K
   bool per_index = false;
   bool prepack_a = false, prepack_b = false;
+  bool adding = false;  // the sink adds the zero-point terms (q8_sink::adding)
 };
 
 int value_of(std::uint8_t byte, bool is_signed) {
@@ -70,11 +73,11 @@ void run_case(const qcase& c, const isa::q8_gemm_kernel& kernel, const onyx::thr
     for (int64_t r = 0; r < blk.rows; ++r)
       for (int64_t col = 0; col < blk.cols; ++col) {
         const auto at = static_cast<std::size_t>((blk.i0 + r) * c.N + blk.j0 + col);
-        C[at] = blk.acc[r * blk.ld + col];
+        C[at] = c.adding ? blk.at(r, col) : blk.acc[r * blk.ld + col];
         ++seen[at];
       }
   };
-  q8_gemm(c.M, c.N, c.K, a, b, q8_sink::of(sink), pool, kernel);
+  q8_gemm(c.M, c.N, c.K, a, b, c.adding ? q8_sink::adding(sink) : q8_sink::of(sink), pool, kernel);
 
   int64_t wrong = 0;
   for (int64_t i = 0; i < c.M; ++i)
@@ -101,13 +104,15 @@ TEST_CASE("q8_gemm: every kernel, every operand type, exact", "[qgemm]") {
       for (bool bs : {false, true})
         for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {7, 9, 5}, {8, 32, 4}, {13, 50, 37},
                                 {33, 65, 600}, {100, 70, 1030}, {3, 300, 17}})
-          for (bool per : {false, true}) {
-            qcase c{M, N, K, as, bs};
-            c.per_index = per;
-            run_case(c, *k, nullptr);
-            c.a_trans = true, c.b_trans = true, c.prepack_a = true, c.prepack_b = true;
-            run_case(c, *k, nullptr);
-          }
+          for (bool per : {false, true})
+            for (bool adding : {false, true}) {
+              qcase c{M, N, K, as, bs};
+              c.per_index = per;
+              c.adding = adding;
+              run_case(c, *k, nullptr);
+              c.a_trans = true, c.b_trans = true, c.prepack_a = true, c.prepack_b = true;
+              run_case(c, *k, nullptr);
+            }
   }
 }
 
@@ -119,6 +124,7 @@ TEST_CASE("q8_gemm: K = 0 gives zeros, threads give the serial result", "[qgemm]
     run_case({200, 300, 70, false, true}, *k, &pool);
     run_case({1, 1000, 300, true, true, false, false, true, false, true}, *k, &pool);
     run_case({300, 9, 130, false, false, false, true, true, true, false}, *k, &pool);
+    run_case({200, 300, 70, false, true, false, false, false, false, true, true}, *k, &pool);
   }
 }
 
@@ -136,4 +142,44 @@ TEST_CASE("q8_gemm: saturation corner, all-255 activations at K = 65536", "[qgem
   // int8 x int8 at both ends: -128 * -128 summed 65536 times is 2^30.
   std::vector<std::uint8_t> A8(static_cast<std::size_t>(M * K), 0x80), B8(static_cast<std::size_t>(K * N), 0x80);
   for (const auto* k : kernels()) run_case({M, N, K, true, true}, *k, nullptr, A8, B8);
+}
+
+// requantize_row of every level against the formula in long double: int32
+// sums with the terms (wrapping), ties at .5 (to even), values far outside
+// the range, rows of every length around the vector widths.
+TEST_CASE("q8 requantize_row: terms, ties, saturation, every length", "[qgemm]") {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<std::int32_t> acc_dist(-40000, 40000);
+  for (const auto* k : kernels()) {
+    INFO(k->name);
+    for (int64_t n : {1, 7, 15, 16, 17, 31, 32, 33, 100})
+      for (bool is_signed : {false, true})
+        for (int form = 0; form < 4; ++form) {  // bias / scale as arrays or scalars, terms or not
+          std::vector<std::int32_t> acc(static_cast<std::size_t>(n)), add(static_cast<std::size_t>(n));
+          std::vector<double> bias(static_cast<std::size_t>(n)), scale(static_cast<std::size_t>(n));
+          for (int64_t j = 0; j < n; ++j) {
+            acc[j] = acc_dist(rng);
+            add[j] = acc_dist(rng);
+            bias[j] = static_cast<double>(acc_dist(rng) / 16);
+            // 1/8: (sum) / 8 lands on .5 for sums = 4 mod 8; some rows far out of range
+            scale[j] = j % 5 == 0 ? 0.125 : j % 5 == 1 ? 1.0 : 0.003 + 0.001 * static_cast<double>(j % 7);
+          }
+          if (n > 2) acc[1] = 2147483000, add[1] = 2000;  // wraps to a large negative sum
+          const bool arrays = form & 1, terms = form & 2;
+          const std::int32_t add0 = terms ? -1234 : 0;
+          const double zero = is_signed ? -3.0 : 120.0;
+          std::vector<std::uint8_t> y(static_cast<std::size_t>(n), 0xEE);
+          k->requantize(acc.data(), n, terms ? add.data() : nullptr, add0, arrays ? bias.data() : nullptr, 7.0,
+                        arrays ? scale.data() : nullptr, 0.125, zero, is_signed, y.data());
+          for (int64_t j = 0; j < n; ++j) {
+            const auto a = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[j]) + static_cast<std::uint32_t>(add0) +
+                                                     (terms ? static_cast<std::uint32_t>(add[j]) : 0u));
+            const long double v = (static_cast<long double>(a) + (arrays ? bias[j] : 7.0)) * (arrays ? scale[j] : 0.125) + zero;
+            const long double r = std::clamp(std::nearbyintl(v), is_signed ? -128.0L : 0.0L, is_signed ? 127.0L : 255.0L);
+            const int got = is_signed ? static_cast<int>(static_cast<std::int8_t>(y[j])) : static_cast<int>(y[j]);
+            INFO("n " << n << " j " << j << " form " << form << " signed " << is_signed << " value " << static_cast<double>(v));
+            CHECK(got == static_cast<int>(r));
+          }
+        }
+  }
 }
