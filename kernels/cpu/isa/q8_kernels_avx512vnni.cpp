@@ -90,12 +90,18 @@ template <bool Unit>
 static void quantize_u8(const float* x, std::int64_t n, float scale, float zero, std::uint8_t* y) {
   const __m512 s = _mm512_set1_ps(scale), z = _mm512_set1_ps(zero), top = _mm512_set1_ps(255.0f);
   const __m512 bottom = _mm512_setzero_ps();
-  for (std::int64_t i = 0; i < n; i += 16) {
-    const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : static_cast<__mmask16>((1u << (n - i)) - 1);
-    const __m512 in = _mm512_maskz_loadu_ps(k, x + i);
+  const auto bytes = [&](__m512 in) {
     __m512 v = _mm512_roundscale_ps(Unit ? in : _mm512_div_ps(in, s), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     v = _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(v, z), bottom), top);
-    _mm512_mask_cvtepi32_storeu_epi8(y + i, k, _mm512_cvtps_epi32(v));
+    return _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(v));
+  };
+  // Narrowed in a register and stored whole: vpmovdb straight to memory
+  // under a mask is microcoded on Zen 4/5 (half this loop's time).
+  std::int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), bytes(_mm512_loadu_ps(x + i)));
+  if (i < n) {
+    const __mmask16 k = static_cast<__mmask16>((1u << (n - i)) - 1);
+    _mm_mask_storeu_epi8(y + i, k, bytes(_mm512_maskz_loadu_ps(k, x + i)));
   }
 }
 
