@@ -129,7 +129,7 @@ template <> struct kernel<ops::fused::DynamicQuantizeConv, cpu> {
   static constexpr std::array types{ops::fused::DynamicQuantizeConv::T2};
   using state = kernels::cpu::q8_conv_state;
   template <ops::signature> static result<state> prepare(const prepare_info<ops::fused::DynamicQuantizeConv>& p) {
-    return kernels::cpu::prepare_q8_conv(p, p.attrs(), 1);
+    return kernels::cpu::prepare_q8_conv(p, p.attrs(), 1, 3);
   }
   template <ops::signature> static status run(const call<ops::fused::DynamicQuantizeConv>& c) {
     using namespace kernels::cpu;

@@ -27,17 +27,76 @@ namespace onyx {
 
 namespace kernels::cpu {
 
-/// What prepare keeps: each group's rows of a constant W, packed as A.
-struct q8_conv_state {
-  std::vector<q8_panels> w;
+/// W laid out for the direct 2-D convolution (isa::q8_conv_fn): per panel of
+/// mr output channels, [tap][channel group of 4][row][4] bytes of A' (W + 128
+/// for int8, W for uint8), zeros where a group or a panel runs past W; with
+/// each output channel's sum of A'.
+struct q8_direct_weights {
+  std::vector<std::uint8_t> a;
+  std::vector<std::int32_t> rowsum;
+  std::int64_t groups = 0, panel = 0;  // channel groups; bytes per panel
+  bool w_signed = false;
+  bool empty() const { return a.empty(); }
 };
 
-inline q8_conv_state prepare_q8_conv(const prepare_info_base& p, const ops::detail::conv_attributes& attrs, int w_in) {
+inline q8_direct_weights pack_direct_weights(const std::uint8_t* w, bool w_signed, std::int64_t m, std::int64_t ch,
+                                             std::int64_t taps, int mr) {
+  q8_direct_weights d;
+  d.w_signed = w_signed;
+  d.groups = (ch + 3) / 4;
+  d.panel = taps * d.groups * mr * 4;
+  d.a.assign(static_cast<std::size_t>((m + mr - 1) / mr * d.panel), 0);
+  d.rowsum.assign(static_cast<std::size_t>(m), 0);
+  for (std::int64_t co = 0; co < m; ++co)
+    for (std::int64_t ci = 0; ci < ch; ++ci)
+      for (std::int64_t t = 0; t < taps; ++t) {
+        const std::uint8_t v = w[(co * ch + ci) * taps + t] ^ (w_signed ? 0x80 : 0x00);
+        d.a[static_cast<std::size_t>((co / mr) * d.panel + ((t * d.groups + ci / 4) * mr + co % mr) * 4 + ci % 4)] = v;
+        d.rowsum[static_cast<std::size_t>(co)] += v;
+      }
+  return d;
+}
+
+/// Whether a convolution runs the direct 2-D kernel: one group, not
+/// depthwise, a window of more than one tap, stride 1 (output positions next
+/// to each other read input positions next to each other), and a level that
+/// has the kernel. The zero points are checked apart.
+inline bool direct_conv_fits(const ops::detail::conv_attributes& attrs, const extents& w_shape) {
+  if (!isa::q8_active().conv || w_shape.size() != 4 || attrs.group != 1 || w_shape[1] < 2) return false;
+  if (w_shape[2] * w_shape[3] < 2) return false;
+  return std::all_of(attrs.strides.begin(), attrs.strides.end(), [](std::int64_t v) { return v == 1; });
+}
+
+/// What prepare keeps of a constant W: each group's rows packed as A for the
+/// GEMM, or the direct kernel's layout.
+struct q8_conv_state {
+  std::vector<q8_panels> w;
+  q8_direct_weights direct;
+};
+
+inline q8_conv_state prepare_q8_conv(const prepare_info_base& p, const ops::detail::conv_attributes& attrs, int w_in,
+                                     int zw_in) {
   q8_conv_state s;
   const tensor* w = p.constant(w_in);
   if (!w || w->rank() < 3 || !is_q8(w->type()) || attrs.group < 1 || w->dim(0) % attrs.group != 0) return s;
   const std::int64_t m = w->dim(0), k = w->size() / std::max<std::int64_t>(m, 1), mg = m / attrs.group;
   if (mg == 1 && w->dim(1) == 1) return s;  // depthwise: the direct loop reads W as is
+  if (direct_conv_fits(attrs, w->shape())) {
+    // One zero point for all of W, known now (absent: 0), or run decides.
+    const bool absent = zw_in >= p.input_count() || p.input(zw_in).kind == value_kind::none;
+    const tensor* z = absent ? nullptr : p.constant(zw_in);
+    bool uniform = absent;
+    if (z && z->size() >= 1 && is_q8(z->type())) {
+      const auto* zb = static_cast<const std::uint8_t*>(z->raw());
+      uniform = std::all_of(zb, zb + z->size(), [&](std::uint8_t v) { return v == zb[0]; });
+    }
+    if (uniform) {
+      s.direct = pack_direct_weights(static_cast<const std::uint8_t*>(w->raw()), w->type() == dtype::int8, m, w->dim(1),
+                                     w->dim(2) * w->dim(3), isa::q8_active().mr);
+      p.consume_constant(w_in);  // run reads the direct layout only
+      return s;
+    }
+  }
   for (std::int64_t g = 0; g < attrs.group; ++g)
     s.w.push_back(q8_pack_a(mg, k,
                             q8_rows(static_cast<const std::uint8_t*>(w->raw()) + g * mg * k, w->type(), k, true)));
@@ -80,6 +139,110 @@ inline void im2col_row_2d(const std::uint8_t* x, const ops::detail::window_axis&
     dst += run;
     o += run;
   }
+}
+
+/// The direct 2-D convolution (direct_conv_fits; one zero point for W): per
+/// image, X goes once into a padded plane of four channels per 32-bit group
+/// (B' = X - 128 for uint8, borders X's zero point, the channels past C 0)
+/// laid out flat, hp x wp positions, so that output position (y, x) at flat
+/// index y wp + x reads flat index y wp + x + offset(tap) under every tap:
+/// a run of output positions is a run of input groups, and isa::q8_conv_fn
+/// reads them in place, no im2col. The wp - out_w columns past each row's end
+/// are computed and dropped. The zero-point terms go to the sink:
+///   acc - za' colsum(B')[p] - zb' rowsum(A')[co] + K za' zb'
+/// with colsum(B')[p] the sum over taps of S[p + offset] and S the sum of a
+/// position's channels, taken while packing.
+template <class Emit>
+status q8_conv_direct(const kernel_call& c, const q8_direct_weights& dw, const std::uint8_t* xb, bool x_signed,
+                      const extents& x_shape, std::int32_t zx, std::int32_t zw, std::int64_t m,
+                      const ops::detail::window_axis& gh, const ops::detail::window_axis& gw, Emit emit) {
+  const isa::q8_gemm_kernel& k = isa::q8_active();
+  const int mr = k.mr, nr = k.nr;
+  const std::int64_t n = x_shape[0], ch = x_shape[1], groups = dw.groups, taps = gh.kernel * gw.kernel;
+  const std::int64_t hp = std::max(gh.pad_begin + gh.in, gh.out + (gh.kernel - 1) * gh.dilation);
+  const std::int64_t wp = std::max(gw.pad_begin + gw.in, gw.out + (gw.kernel - 1) * gw.dilation);
+  const std::int64_t plane = hp * wp, slack = wp + 2 * nr;  // positions read past the last plane
+  const std::int64_t out_plane = gh.out * gw.out, in_plane = gh.in * gw.in;
+  using u32 = std::uint32_t;
+  const std::uint8_t flip = x_signed ? 0x00 : 0x80;
+  const std::int32_t zb = x_signed ? zx : zx - 128, za = dw.w_signed ? zw + 128 : zw;
+  const u32 kk = static_cast<u32>(ch * taps);
+  std::vector<std::int64_t> offsets(static_cast<std::size_t>(taps));
+  for (std::int64_t t = 0; t < taps; ++t)
+    offsets[static_cast<std::size_t>(t)] = ((t / gw.kernel) * gh.dilation * wp + (t % gw.kernel) * gw.dilation) * 4;
+  // The group of a border position: zb' in the real channels, 0 past C.
+  std::uint8_t border[4][4] = {};  // border[g_channels - 1]: a group of 1..4 real channels
+  for (int r = 0; r < 4; ++r)
+    for (int i = 0; i <= r; ++i) border[r][i] = static_cast<std::uint8_t>(zb);
+  std::vector<std::uint8_t> packed(static_cast<std::size_t>((groups * plane + slack) * 4), 0);
+  std::vector<std::int32_t> sums(static_cast<std::size_t>(plane + slack), 0), colterm(static_cast<std::size_t>(gh.out * wp));
+  std::vector<std::int32_t> rowterm(static_cast<std::size_t>(m));
+  for (std::int64_t co = 0; co < m; ++co)
+    rowterm[static_cast<std::size_t>(co)] =
+        static_cast<std::int32_t>(u32(0) - static_cast<u32>(zb) * static_cast<u32>(dw.rowsum[static_cast<std::size_t>(co)]));
+  std::vector<std::uint8_t> fill_row(static_cast<std::size_t>(gw.in), flip);  // a channel past C: B' = 0
+  const std::int64_t rows_per_chunk = std::max<std::int64_t>(1, 384 / wp);
+  const std::int64_t chunks = (gh.out + rows_per_chunk - 1) / rows_per_chunk;
+  const std::int64_t ld = (rows_per_chunk * wp + nr - 1) / nr * nr;
+  for (std::int64_t b = 0; b < n; ++b) {
+    const std::uint8_t* xi = xb + b * ch * in_plane;
+    std::fill(sums.begin(), sums.end(), 0);
+    parallel_for(c.pool(), hp, std::max<std::int64_t>(1, 8192 / (wp * ch)), [&](std::int64_t y0, std::int64_t y1) {
+      for (std::int64_t yy = y0; yy < y1; ++yy) {
+        const std::int64_t iy = yy - gh.pad_begin;
+        const bool inside = iy >= 0 && iy < gh.in;
+        std::int32_t* srow = sums.data() + yy * wp;
+        for (std::int64_t q = 0; q < groups; ++q) {
+          const int real = static_cast<int>(std::min<std::int64_t>(4, ch - q * 4));
+          std::uint8_t* row = packed.data() + (q * plane + yy * wp) * 4;
+          const std::int64_t lo = inside ? gw.pad_begin : wp, hi = inside ? gw.pad_begin + gw.in : wp;
+          for (std::int64_t x = 0; x < wp; ++x) {
+            if (x == lo) x = hi;
+            if (x >= wp) break;
+            std::memcpy(row + x * 4, border[real - 1], 4);
+          }
+          if (inside) {
+            const std::uint8_t* r[4];
+            for (int i = 0; i < 4; ++i)
+              r[i] = i < real ? xi + ((q * 4 + i) * gh.in + iy) * gw.in : fill_row.data();
+            k.interleave4(r[0], r[1], r[2], r[3], gw.in, flip, false,
+                          reinterpret_cast<std::uint32_t*>(row + gw.pad_begin * 4), srow + gw.pad_begin);
+          }
+        }
+        const std::int32_t edge = static_cast<std::int32_t>(static_cast<u32>(ch) * static_cast<u32>(zb));
+        for (std::int64_t x = 0; x < wp; ++x)
+          if (!inside || x < gw.pad_begin || x >= gw.pad_begin + gw.in) srow[x] = edge;
+      }
+    });
+    parallel_for(c.pool(), gh.out, std::max<std::int64_t>(1, 4096 / (wp * taps)), [&](std::int64_t y0, std::int64_t y1) {
+      for (std::int64_t p = y0 * wp; p < y1 * wp; ++p) {
+        u32 sum = 0;
+        for (std::int64_t t = 0; t < taps; ++t) sum += static_cast<u32>(sums[static_cast<std::size_t>(p + offsets[t] / 4)]);
+        colterm[static_cast<std::size_t>(p)] =
+            static_cast<std::int32_t>(kk * static_cast<u32>(za) * static_cast<u32>(zb) - static_cast<u32>(za) * sum);
+      }
+    });
+    parallel_for(c.pool(), chunks, 1, [&](std::int64_t c0, std::int64_t c1) {
+      thread_local std::vector<std::int32_t> acc_buffer;
+      if (acc_buffer.size() < static_cast<std::size_t>(m * ld)) acc_buffer.resize(static_cast<std::size_t>(m * ld));
+      std::int32_t* acc = acc_buffer.data();
+      for (std::int64_t ci = c0; ci < c1; ++ci) {
+        const std::int64_t y0 = ci * rows_per_chunk, y1 = std::min(gh.out, y0 + rows_per_chunk);
+        const std::int64_t first = y0 * wp, count = (y1 - y0) * wp;
+        for (std::int64_t j = 0; j < count; j += nr)
+          for (std::int64_t i = 0; i < m; i += mr)
+            k.conv(taps, offsets.data(), groups, plane * 4, dw.a.data() + (i / mr) * dw.panel,
+                   packed.data() + (first + j) * 4, acc + i * ld + j, ld, static_cast<int>(std::min<std::int64_t>(mr, m - i)));
+        for (std::int64_t y = y0; y < y1; ++y) {
+          q8_block blk{0, y * gw.out, m, gw.out, acc + (y - y0) * wp, ld};
+          blk.col_add = colterm.data() + y * wp;
+          blk.row_add = rowterm.data();
+          emit(b * m * out_plane + y * gw.out, 0, blk);
+        }
+      }
+    });
+  }
+  return ok();
 }
 
 /// The exact accumulators of the convolution, handed to
@@ -133,6 +296,16 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
   }
   const auto* wb = static_cast<const std::uint8_t*>(w.raw());
   const bool x_signed = x_type == dtype::int8, w_signed = w.type() == dtype::int8;
+  const q8_conv_state* state = c.state_ ? &c.state<q8_conv_state>() : nullptr;
+  if (two_d && direct_conv_fits(attrs, w.shape()) &&
+      std::all_of(zw.begin(), zw.end(), [&](std::int32_t v) { return v == zw[0]; })) {
+    if (state && !state->direct.empty())
+      return q8_conv_direct(c, state->direct, xb, x_signed, x_shape, zx[0], zw[0], m, geo[0], geo[1], emit);
+    if (wb) {
+      const q8_direct_weights now = pack_direct_weights(wb, w_signed, m, cg, taps, isa::q8_active().mr);
+      return q8_conv_direct(c, now, xb, x_signed, x_shape, zx[0], zw[0], m, geo[0], geo[1], emit);
+    }
+  }
   const auto as_int = [](const std::uint8_t* p, bool sgn, std::int64_t i) -> std::int32_t {
     return sgn ? static_cast<std::int8_t>(p[i]) : p[i];
   };
@@ -230,7 +403,6 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
     return ok();
   }
 
-  const q8_conv_state* state = c.state_ ? &c.state<q8_conv_state>() : nullptr;
   const std::int64_t k = cg * taps;
   // im2col slices of at most ~1 MiB
   const std::int64_t slice = pointwise ? out_plane : std::clamp<std::int64_t>((1 << 20) / std::max<std::int64_t>(k, 1), 64, out_plane);
@@ -300,7 +472,7 @@ template <> struct kernel<ops::ConvInteger, cpu> {
   static constexpr std::array types{ops::ConvInteger::T1};
   using state = kernels::cpu::q8_conv_state;
   template <ops::signature> static result<state> prepare(const prepare_info<ops::ConvInteger>& p) {
-    return kernels::cpu::prepare_q8_conv(p, p.attrs(), 1);
+    return kernels::cpu::prepare_q8_conv(p, p.attrs(), 1, 3);
   }
   template <ops::signature> static status run(const call<ops::ConvInteger>& c) {
     using namespace kernels::cpu;
@@ -317,7 +489,7 @@ template <> struct kernel<ops::QLinearConv, cpu> {
   static constexpr std::array types{ops::QLinearConv::T1};
   using state = kernels::cpu::q8_conv_state;
   template <ops::signature> static result<state> prepare(const prepare_info<ops::QLinearConv>& p) {
-    return kernels::cpu::prepare_q8_conv(p, p.attrs(), 3);
+    return kernels::cpu::prepare_q8_conv(p, p.attrs(), 3, 5);
   }
   template <ops::signature> static status run(const call<ops::QLinearConv>& c) {
     using namespace kernels::cpu;

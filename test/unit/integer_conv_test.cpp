@@ -140,3 +140,83 @@ TEST_CASE("ConvInteger rejects a weight zero point of the wrong length", "[misc]
   REQUIRE(!r.ok());
   CHECK(r.error().message().find("w_zero_point") != std::string::npos);
 }
+
+// Stride-1 convolutions with one weight zero point: on AVX-512 VNNI these run
+// the direct 2-D kernel (kernels/cpu/integer_conv.hpp, q8_conv_direct), which
+// reads the input in place in a padded plane of four channels per group and
+// computes the padded width's extra columns. Channels not a multiple of 4,
+// widths not a multiple of 32, asymmetric pads, dilation, 5x5 and 1x3
+// windows, int8 and uint8 on both sides, two images, more output channels
+// than one tile, a zero point given per channel but all equal.
+TEST_CASE("ConvInteger and QLinearConv at stride 1 with one weight zero point", "[misc]") {
+  struct shape {
+    int N, C, M, H, W, kh, kw, pt, pl, pb, pr, dil;
+    bool x_signed, w_signed, zw_vector;
+  };
+  const shape cases[] = {{1, 5, 9, 7, 6, 3, 3, 1, 1, 1, 1, 1, false, false, false},
+                         {1, 8, 24, 12, 37, 3, 3, 1, 1, 1, 1, 1, false, true, false},
+                         {2, 3, 8, 9, 40, 5, 5, 2, 2, 2, 2, 1, true, true, true},
+                         {1, 6, 17, 10, 10, 3, 3, 0, 2, 1, 0, 2, false, true, false},
+                         {1, 4, 1, 5, 70, 1, 3, 0, 1, 0, 1, 1, true, false, false},
+                         {1, 96, 24, 20, 20, 3, 3, 1, 1, 1, 1, 1, false, true, false}};
+  thread_pool pool(2);
+  for (const shape& s : cases) {
+    INFO("N " << s.N << " C " << s.C << " M " << s.M << " " << s.H << "x" << s.W << " kernel " << s.kh << "x" << s.kw
+              << " dilation " << s.dil << " x int8 " << s.x_signed << " w int8 " << s.w_signed);
+    const int oh = s.H + s.pt + s.pb - (s.kh - 1) * s.dil, ow = s.W + s.pl + s.pr - (s.kw - 1) * s.dil;
+    auto xb = test::random_values<std::uint8_t>(s.N * s.C * s.H * s.W, 0, 256, 101);
+    auto wb = test::random_values<std::uint8_t>(s.M * s.C * s.kh * s.kw, 0, 256, 102);
+    const int zx = s.x_signed ? -7 : 131, zw = s.w_signed ? 3 : 120;
+    const auto val = [](std::uint8_t b, bool sgn) { return sgn ? int(std::int8_t(b)) : int(b); };
+    std::vector<std::int32_t> want(static_cast<std::size_t>(s.N * s.M * oh * ow), 0);
+    for (int n = 0; n < s.N; ++n)
+      for (int m = 0; m < s.M; ++m)
+        for (int i = 0; i < oh; ++i)
+          for (int j = 0; j < ow; ++j) {
+            std::int64_t sum = 0;
+            for (int c = 0; c < s.C; ++c)
+              for (int u = 0; u < s.kh; ++u)
+                for (int v = 0; v < s.kw; ++v) {
+                  const int r = i - s.pt + u * s.dil, q = j - s.pl + v * s.dil;
+                  if (r < 0 || r >= s.H || q < 0 || q >= s.W) continue;
+                  sum += std::int64_t(val(xb[((n * s.C + c) * s.H + r) * s.W + q], s.x_signed) - zx) *
+                         (val(wb[((m * s.C + c) * s.kh + u) * s.kw + v], s.w_signed) - zw);
+                }
+            want[((n * s.M + m) * oh + i) * ow + j] = static_cast<std::int32_t>(sum);
+          }
+    const auto x_t = s.x_signed ? dtype::int8 : dtype::uint8, w_t = s.w_signed ? dtype::int8 : dtype::uint8;
+    const auto bytes = [](const std::vector<std::uint8_t>& v, dtype t, extents e) {
+      tensor r = tensor::zeros(t, e);
+      std::memcpy(r.raw(), v.data(), v.size());
+      return r;
+    };
+    const tensor x = bytes(xb, x_t, {s.N, s.C, s.H, s.W}), w = bytes(wb, w_t, {s.M, s.C, s.kh, s.kw});
+    const tensor zx_t = bytes({std::uint8_t(zx)}, x_t, {});
+    const tensor zw_t = s.zw_vector ? bytes(std::vector<std::uint8_t>(static_cast<std::size_t>(s.M), std::uint8_t(zw)), w_t, {s.M})
+                                    : bytes({std::uint8_t(zw)}, w_t, {});
+    std::vector<attribute> attrs{test::attr("pads", std::vector<std::int64_t>{s.pt, s.pl, s.pb, s.pr}),
+                                 test::attr("dilations", std::vector<std::int64_t>{s.dil, s.dil}),
+                                 test::attr("kernel_shape", std::vector<std::int64_t>{s.kh, s.kw})};
+    auto r = test::run_op<ops::ConvInteger>({x, w, zx_t, zw_t}, attrs, 1, &pool);
+    REQUIRE(r.ok());
+    CHECK((*r)[0].shape() == extents{s.N, s.M, oh, ow});
+    test::require_close((*r)[0], want, 0, 0);
+
+    std::vector<std::int32_t> bias(static_cast<std::size_t>(s.M));
+    for (int m = 0; m < s.M; ++m) bias[m] = (m % 2 ? -1 : 1) * 37 * m;
+    const float sx = 0.02f, sw = 0.01f, sy = 0.5f;
+    const int zy = s.x_signed ? 5 : 128;
+    const double f = float(float(sx * sw) / sy);
+    std::vector<std::uint8_t> q(want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      const double v = std::nearbyint(double(want[i] + bias[(i / (oh * ow)) % s.M]) * f + zy);
+      q[i] = s.x_signed ? std::uint8_t(std::int8_t(std::clamp(v, -128.0, 127.0))) : std::uint8_t(std::clamp(v, 0.0, 255.0));
+    }
+    auto ql = test::run_op<ops::QLinearConv>({x, tensor::scalar(sx), zx_t, w, tensor::scalar(sw), zw_t, tensor::scalar(sy),
+                                              bytes({std::uint8_t(zy)}, x_t, {}), tensor::from(bias, {s.M})},
+                                             attrs, 1, &pool);
+    REQUIRE(ql.ok());
+    REQUIRE((*ql)[0].size() == static_cast<std::int64_t>(q.size()));
+    CHECK(std::memcmp((*ql)[0].raw(), q.data(), q.size()) == 0);
+  }
+}

@@ -62,6 +62,16 @@ using q8_interleave4_fn = void (*)(const std::uint8_t* r0, const std::uint8_t* r
 /// flipped bytes as unsigned values. Null where the level has none.
 using q8_pack_a8_fn = void (*)(const std::uint8_t* a, std::int64_t lda, std::int64_t blocks, std::uint8_t flip,
                                std::uint32_t* dst, std::int32_t* sums);
+/// A direct 2-D convolution step for kernels of 4-byte groups (VNNI): the
+/// mr x nr tile
+///   c[i][j] = sum over taps t < taps, groups q < groups, k < 4 of
+///             a[((t * groups + q) * mr + i) * 4 + k] * b[offsets[t] + q * b_stride + j * 4 + k]
+/// with a unsigned (the weights, A' in the GEMM's terms) and b signed (the
+/// input, four channels interleaved per position, so that nr consecutive
+/// output positions read nr consecutive groups under every tap). Rows
+/// i >= m are not written; all nr columns are.
+using q8_conv_fn = void (*)(std::int64_t taps, const std::int64_t* offsets, std::int64_t groups, std::int64_t b_stride,
+                            const void* a, const void* b, std::int32_t* c, std::int64_t ldc, int m);
 /// One int8 GEMM kernel, with the activation quantizer of the same level.
 /// Names follow u8s8_gemm__<isa>_<mr>x<nr>.
 struct q8_gemm_kernel {
@@ -75,6 +85,7 @@ struct q8_gemm_kernel {
   q8_depthwise_fn depthwise;
   q8_interleave4_fn interleave4;
   q8_pack_a8_fn pack_a8 = nullptr;
+  q8_conv_fn conv = nullptr;  // null where the level has none
 };
 /// y[i] = table[x[i]] for i < n: a byte table lookup (QLinearLookup and the
 /// com.microsoft lookup ops).

@@ -67,6 +67,41 @@ void u8s8_gemm__avx512vnni_8x32(std::int64_t groups, const void* av, const void*
   }
 }
 
+void u8s8_conv__avx512vnni_8x32(std::int64_t taps, const std::int64_t* offsets, std::int64_t groups,
+                                std::int64_t b_stride, const void* av, const void* bv, std::int32_t* c,
+                                std::int64_t ldc, int m) {
+  constexpr int mr = 8;
+  const auto* a = static_cast<const std::uint8_t*>(av);
+  __m512i c0[mr], c1[mr];
+  for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm512_setzero_si512();
+  for (std::int64_t t = 0; t < taps; ++t) {
+    const auto* b = static_cast<const std::int8_t*>(bv) + offsets[t];
+    for (std::int64_t q = 0; q < groups; ++q, a += mr * 4, b += b_stride) {
+      const __m512i b0 = _mm512_loadu_si512(b);
+      const __m512i b1 = _mm512_loadu_si512(b + 64);
+#pragma GCC unroll 8
+      for (int i = 0; i < mr; ++i) {
+        std::int32_t quad;
+        std::memcpy(&quad, a + i * 4, sizeof quad);
+        const __m512i ai = _mm512_set1_epi32(quad);
+        c0[i] = _mm512_dpbusd_epi32(c0[i], ai, b0);
+        c1[i] = _mm512_dpbusd_epi32(c1[i], ai, b1);
+      }
+    }
+  }
+  // Out through constant indices only (see u8s8_gemm above).
+  alignas(64) std::int32_t tile[mr][32];
+#pragma GCC unroll 8
+  for (int i = 0; i < mr; ++i) {
+    _mm512_store_si512(tile[i], c0[i]);
+    _mm512_store_si512(tile[i] + 16, c1[i]);
+  }
+  for (int i = 0; i < m; ++i) {
+    _mm512_storeu_si512(c + i * ldc, _mm512_load_si512(tile[i]));
+    _mm512_storeu_si512(c + i * ldc + 16, _mm512_load_si512(tile[i] + 16));
+  }
+}
+
 void f32_minmax__avx512_x16(const float* x, std::int64_t n, float* lo, float* hi) {
   __m512 l = _mm512_set1_ps(*lo), h = _mm512_set1_ps(*hi);
   std::int64_t i = 0;
@@ -187,6 +222,7 @@ static void interleave4_x32(const std::uint8_t* r0, const std::uint8_t* r1, cons
 }
 
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx512vnni_8x32", 8, 32, 4, 1, 1, u8s8_gemm__avx512vnni_8x32,
-                                      f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16, requantize_row, depthwise_plane, interleave4_x32, pack_a8};
+                                      f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16, requantize_row, depthwise_plane, interleave4_x32, pack_a8,
+                                      u8s8_conv__avx512vnni_8x32};
 
 }  // namespace onyx::kernels::cpu::isa::avx512vnni
