@@ -154,24 +154,46 @@ void resize_nearest(const tensor& x, tensor& y, const std::vector<std::vector<st
   E* dst = y.data<E>();
   const std::int64_t* last = tables[r - 1].data();
   const std::int64_t last_stride = xs[r - 1];
+  // Upsampling by a whole factor f along the last axis (output i reads input
+  // i / f, all inside): each input element is written f times, no index table.
+  const std::int64_t in_w = x.shape()[r - 1];
+  std::int64_t f = in_w > 0 && width % in_w == 0 ? width / in_w : 0;
+  for (std::int64_t i = 0; f > 0 && i < width; ++i)
+    if (last[i] != i / f) f = 0;
+  // The input offset of an output row, or -1 outside (fill).
+  const auto source = [&](std::int64_t row) {
+    std::int64_t off = 0, rem = row;
+    for (std::size_t k = r - 1; k-- > 0;) {
+      const std::int64_t i = tables[k][rem % out[k]];
+      rem /= out[k];
+      if (i < 0) return std::int64_t(-1);
+      off += i * xs[k];
+    }
+    return off;
+  };
   parallel_for(pool, rows, grain_for(width),  // a row
                [&](std::int64_t b, std::int64_t e) {
+                 std::int64_t previous = -2;
                  for (std::int64_t row = b; row < e; ++row) {
-                   std::int64_t off = 0, rem = row;
-                   bool outside = false;
-                   for (std::size_t k = r - 1; k-- > 0;) {
-                     std::int64_t i = tables[k][rem % out[k]];
-                     rem /= out[k];
-                     if (i < 0) outside = true;
-                     off += i * xs[k];
-                   }
+                   const std::int64_t off = source(row);
                    E* d = dst + row * width;
-                   if (outside) {
+                   if (off == previous) {  // the row above read the same input row (upsampling)
+                     std::copy(d - width, d, d);
+                     continue;
+                   }
+                   previous = off;
+                   if (off < 0) {
                      std::fill(d, d + width, fill);
                      continue;
                    }
                    const E* s = src + off;
-                   for (std::int64_t i = 0; i < width; ++i) d[i] = last[i] < 0 ? fill : s[last[i] * last_stride];
+                   if (f == 2 && last_stride == 1) {
+                     for (std::int64_t j = 0; j < in_w; ++j) d[2 * j] = d[2 * j + 1] = s[j];
+                   } else if (f > 0) {
+                     for (std::int64_t j = 0; j < in_w; ++j) std::fill(d + j * f, d + (j + 1) * f, s[j * last_stride]);
+                   } else {
+                     for (std::int64_t i = 0; i < width; ++i) d[i] = last[i] < 0 ? fill : s[last[i] * last_stride];
+                   }
                  }
                });
 }

@@ -172,6 +172,33 @@ TEST_CASE("Resize nearest moves integers exactly", "[resize]") {
       for (std::int64_t j = 0; j < 6; ++j) REQUIRE(v[(n * 6 + i) * 6 + j] == xv[(n * 3 + i / 2) * 3 + j / 2]);
 }
 
+// Whole-factor upsampling (each input element written f times, rows that
+// repeat the row above copied) on a pool of 2, so that the copied rows also
+// meet the edges of the pool's chunks; and a factor that is whole on one axis
+// only, and a downsample, through the same path.
+TEST_CASE("Resize nearest by whole factors, rows copied, on a pool", "[resize]") {
+  onyx::thread_pool pool(2);
+  for (auto [h, w, fh, fw] : {std::tuple{37, 29, 2, 2}, {5, 70, 3, 2}, {9, 11, 2, 3}, {8, 8, 1, 4}, {12, 10, 2, 1}}) {
+    INFO(h << "x" << w << " by " << fh << "x" << fw);
+    std::vector<std::uint8_t> xv(static_cast<std::size_t>(3 * h * w));
+    for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<std::uint8_t>(i * 7 + i / 13);
+    auto y = test::run_op<ops::Resize>(
+        {tensor::from(xv, {1, 3, h, w}), tensor{}, floats_tensor({1, 1, float(fh), float(fw)})},
+        {attr("coordinate_transformation_mode", std::string("asymmetric")), attr("nearest_mode", std::string("floor"))},
+        1, &pool);
+    REQUIRE(y.ok());
+    const std::int64_t oh = h * fh, ow = w * fw;
+    REQUIRE((*y)[0].shape() == extents{1, 3, oh, ow});
+    const auto* v = (*y)[0].data<std::uint8_t>();
+    std::int64_t wrong = 0;
+    for (std::int64_t c = 0; c < 3; ++c)
+      for (std::int64_t i = 0; i < oh; ++i)
+        for (std::int64_t j = 0; j < ow; ++j)
+          wrong += v[(c * oh + i) * ow + j] != xv[static_cast<std::size_t>((c * h + i / fh) * w + j / fw)];
+    CHECK(wrong == 0);
+  }
+}
+
 TEST_CASE("Resize linear: fused NCHW path, general passes, odd sizes", "[resize]") {
   for (std::string transform : {"half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel"}) {
     ref_options o;
