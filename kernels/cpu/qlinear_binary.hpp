@@ -99,8 +99,13 @@ template <class T> status qlinear_add(const call<ops::QLinearAdd>& c) {
   const float fixed = static_cast<float>(p.c_zp) - (rac * static_cast<float>(p.a_zp) + rbc * static_cast<float>(p.b_zp));
   const float fixed_swapped =
       static_cast<float>(p.c_zp) - (rbc * static_cast<float>(p.b_zp) + rac * static_cast<float>(p.a_zp));
+  const auto fast = isa::q8_active().qadd;
+  const auto bytes = [](const T* p) { return reinterpret_cast<const std::uint8_t*>(p); };
   return for_each_qlinear_row<T>(c, [&](T* o, const T* ra, const T* rb, std::int64_t n, bool da, bool db) {
-    if (da && db) {
+    if (fast && (da || db)) {
+      const float c0 = da && db ? fixed : da ? fixed + tb[qlinear::index(*rb)] : fixed_swapped + ta[qlinear::index(*ra)];
+      fast(bytes(ra), bytes(rb), n, da, db, c0, rac, rbc, std::is_signed_v<T>, reinterpret_cast<std::uint8_t*>(o));
+    } else if (da && db) {
       in_chunks(n, o, [&](std::int64_t i0, std::int64_t m, float* v) {
         for (std::int64_t i = 0; i < m; ++i) v[i] = (fixed + ta[qlinear::index(ra[i0 + i])]) + tb[qlinear::index(rb[i0 + i])];
       });
@@ -126,7 +131,13 @@ template <class T> status qlinear_mul(const call<ops::QLinearMul>& c) {
   const float m = p.a_scale * p.b_scale / p.c_scale, zc = static_cast<float>(p.c_zp);
   const int za = p.a_zp, zb = p.b_zp;
   const auto at = [](const T* p, bool dense, std::int64_t i) { return static_cast<int>(p[dense ? i : 0]); };
+  const auto fast = isa::q8_active().qmul;
   return for_each_qlinear_row<T>(c, [&](T* o, const T* ra, const T* rb, std::int64_t n, bool da, bool db) {
+    if (fast) {
+      fast(reinterpret_cast<const std::uint8_t*>(ra), reinterpret_cast<const std::uint8_t*>(rb), n, da, db, za, zb, m, zc,
+           std::is_signed_v<T>, reinterpret_cast<std::uint8_t*>(o));
+      return;
+    }
     in_chunks(n, o, [&](std::int64_t i0, std::int64_t cnt, float* v) {
       for (std::int64_t i = 0; i < cnt; ++i) {
         const int product = (at(ra, da, i0 + i) - za) * (at(rb, db, i0 + i) - zb);

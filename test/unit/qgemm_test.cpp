@@ -183,3 +183,56 @@ TEST_CASE("q8 requantize_row: terms, ties, saturation, every length", "[qgemm]")
         }
   }
 }
+
+// The vector QLinearMul / QLinearAdd of a level that has them, on every pair
+// of input bytes (as dense runs, and with either operand a scalar), against
+// the float32 order the portable loops of qlinear_binary.hpp use: each
+// operation rounded on its own, then rounded half to even and saturated.
+// Scales of 1/2 and 1/4 put many results on .5 exactly.
+TEST_CASE("q8 qlinear_mul / qlinear_add: every byte pair, MLAS's float order", "[qgemm]") {
+  std::vector<std::uint8_t> a(256 * 256), b(256 * 256);
+  for (int i = 0; i < 256 * 256; ++i) a[i] = static_cast<std::uint8_t>(i / 256), b[i] = static_cast<std::uint8_t>(i % 256);
+  const auto saturate = [](float v, bool is_signed) {
+    const float r = std::nearbyint(v);
+    return is_signed ? static_cast<int>(std::clamp(r, -128.0f, 127.0f)) : static_cast<int>(std::clamp(r, 0.0f, 255.0f));
+  };
+  const auto as_int = [](std::uint8_t v, bool is_signed) { return is_signed ? int(std::int8_t(v)) : int(v); };
+  for (const auto* k : kernels()) {
+    if (!k->qmul || !k->qadd) continue;
+    INFO(k->name);
+    for (bool is_signed : {false, true})
+      for (float scale : {0.5f, 0.25f, 0.0123f, 3.7f})
+        for (int form = 0; form < 3; ++form) {  // both dense, a scalar, b scalar
+          const bool da = form != 1, db = form != 2;
+          const std::int64_t n = form == 0 ? 256 * 256 : 256;
+          const std::uint8_t* pa = da ? a.data() : a.data() + 200 * 256;  // scalar a: byte 200
+          const std::uint8_t* pb = db ? (form == 0 ? b.data() : b.data()) : b.data() + 77;  // scalar b: byte 77
+          const int za = is_signed ? -3 : 17, zb = is_signed ? 5 : 130;
+          const float zc = is_signed ? -1.0f : 128.0f;
+          std::vector<std::uint8_t> ym(static_cast<std::size_t>(n)), ya(static_cast<std::size_t>(n));
+          k->qmul(pa, pb, n, da, db, za, zb, scale, zc, is_signed, ym.data());
+          const float ra = scale, rb = scale * 0.75f, c0 = zc - 0.3f;
+          k->qadd(pa, pb, n, da, db, c0, ra, rb, is_signed, ya.data());
+          std::int64_t wrong = 0;
+          for (std::int64_t i = 0; i < n; ++i) {
+            const int va = as_int(pa[da ? i : 0], is_signed), vb = as_int(pb[db ? i : 0], is_signed);
+            volatile float prod = static_cast<float>((va - za) * (vb - zb)) * scale;  // rounded alone
+            const int want_mul = saturate(prod + zc, is_signed);
+            float sum = c0;
+            if (da) {
+              volatile float t = static_cast<float>(va) * ra;
+              sum = sum + t;
+            }
+            if (db) {
+              volatile float t = static_cast<float>(vb) * rb;
+              sum = sum + t;
+            }
+            const int want_add = saturate(sum, is_signed);
+            wrong += as_int(ym[i], is_signed) != want_mul;
+            wrong += as_int(ya[i], is_signed) != want_add;
+          }
+          INFO("signed " << is_signed << " scale " << scale << " form " << form);
+          CHECK(wrong == 0);
+        }
+  }
+}

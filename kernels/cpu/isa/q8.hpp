@@ -72,6 +72,19 @@ using q8_pack_a8_fn = void (*)(const std::uint8_t* a, std::int64_t lda, std::int
 /// i >= m are not written; all nr columns are.
 using q8_conv_fn = void (*)(std::int64_t taps, const std::int64_t* offsets, std::int64_t groups, std::int64_t b_stride,
                             const void* a, const void* b, std::int32_t* c, std::int64_t ldc, int m);
+/// The arithmetic of QLinearMul and QLinearAdd over a run of n outputs, in
+/// the float32 order of ONNX Runtime's MLAS (each operation rounded on its
+/// own, no fused multiply-add), then rounded half to even and saturated to
+/// int8 (is_signed) or uint8. a_i = a[da ? i : 0] as an int8 / uint8 value,
+/// b_i likewise:
+///   mul: y_i = float((a_i - za)(b_i - zb)) * scale + zc
+///   add: y_i = (c0 + [da] float(a_i) * ra) + [db] float(b_i) * rb
+/// (add leaves out the term of an operand that is not dense: the caller folds
+/// it into c0).
+using q8_qmul_fn = void (*)(const std::uint8_t* a, const std::uint8_t* b, std::int64_t n, bool da, bool db, int za,
+                            int zb, float scale, float zc, bool is_signed, std::uint8_t* y);
+using q8_qadd_fn = void (*)(const std::uint8_t* a, const std::uint8_t* b, std::int64_t n, bool da, bool db, float c0,
+                            float ra, float rb, bool is_signed, std::uint8_t* y);
 /// One int8 GEMM kernel, with the activation quantizer of the same level.
 /// Names follow u8s8_gemm__<isa>_<mr>x<nr>.
 struct q8_gemm_kernel {
@@ -86,6 +99,8 @@ struct q8_gemm_kernel {
   q8_interleave4_fn interleave4;
   q8_pack_a8_fn pack_a8 = nullptr;
   q8_conv_fn conv = nullptr;  // null where the level has none
+  q8_qmul_fn qmul = nullptr;  // null: the portable loops of qlinear_binary.hpp
+  q8_qadd_fn qadd = nullptr;
 };
 /// y[i] = table[x[i]] for i < n: a byte table lookup (QLinearLookup and the
 /// com.microsoft lookup ops).

@@ -186,6 +186,57 @@ void pack_a8(const std::uint8_t* a, std::int64_t lda, std::int64_t blocks, std::
   }
 }
 
+// QLinearMul / QLinearAdd, 16 outputs at a time. Each float operation is
+// an explicitly rounded intrinsic (vmulps / vaddps with {rn-sae}), which the
+// compiler cannot contract into an FMA: the results are MLAS's, bit for bit.
+namespace {
+constexpr int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+
+inline __m512i widen(const std::uint8_t* p, bool dense, __mmask16 k, bool is_signed) {
+  const __m128i bytes = dense ? _mm_maskz_loadu_epi8(k, p) : _mm_set1_epi8(static_cast<char>(*p));
+  return is_signed ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
+}
+
+// round half to even, saturate, narrow: v already holds the zero point
+inline void store_rounded(__m512 v, bool is_signed, __mmask16 k, std::uint8_t* y) {
+  v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(is_signed ? -128.0f : 0.0f)), _mm512_set1_ps(is_signed ? 127.0f : 255.0f));
+  const __m128i q = _mm512_cvtepi32_epi8(_mm512_cvt_roundps_epi32(v, rn));
+  if (k == 0xFFFF)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y), q);
+  else
+    _mm_mask_storeu_epi8(y, k, q);
+}
+
+inline __mmask16 tail_mask(std::int64_t left) {
+  return left >= 16 ? __mmask16(0xFFFF) : static_cast<__mmask16>((1u << left) - 1);
+}
+}  // namespace
+
+void qlinear_mul__avx512_x16(const std::uint8_t* a, const std::uint8_t* b, std::int64_t n, bool da, bool db, int za,
+                             int zb, float scale, float zc, bool is_signed, std::uint8_t* y) {
+  const __m512i vza = _mm512_set1_epi32(za), vzb = _mm512_set1_epi32(zb);
+  const __m512 vs = _mm512_set1_ps(scale), vz = _mm512_set1_ps(zc);
+  for (std::int64_t i = 0; i < n; i += 16) {
+    const __mmask16 k = tail_mask(n - i);
+    const __m512i pa = _mm512_sub_epi32(widen(a + (da ? i : 0), da, k, is_signed), vza);
+    const __m512i pb = _mm512_sub_epi32(widen(b + (db ? i : 0), db, k, is_signed), vzb);
+    const __m512 p = _mm512_cvtepi32_ps(_mm512_mullo_epi32(pa, pb));  // exact: |product| <= 255^2
+    store_rounded(_mm512_add_round_ps(_mm512_mul_round_ps(p, vs, rn), vz, rn), is_signed, k, y + i);
+  }
+}
+
+void qlinear_add__avx512_x16(const std::uint8_t* a, const std::uint8_t* b, std::int64_t n, bool da, bool db, float c0,
+                             float ra, float rb, bool is_signed, std::uint8_t* y) {
+  const __m512 vc = _mm512_set1_ps(c0), va = _mm512_set1_ps(ra), vb = _mm512_set1_ps(rb);
+  for (std::int64_t i = 0; i < n; i += 16) {
+    const __mmask16 k = tail_mask(n - i);
+    __m512 v = vc;
+    if (da) v = _mm512_add_round_ps(v, _mm512_mul_round_ps(_mm512_cvtepi32_ps(widen(a + i, true, k, is_signed)), va, rn), rn);
+    if (db) v = _mm512_add_round_ps(v, _mm512_mul_round_ps(_mm512_cvtepi32_ps(widen(b + i, true, k, is_signed)), vb, rn), rn);
+    store_rounded(v, is_signed, k, y + i);
+  }
+}
+
 #include "kernels/cpu/isa/q8_requantize.ipp"
 #include "kernels/cpu/isa/q8_rows.ipp"
 
@@ -223,6 +274,6 @@ static void interleave4_x32(const std::uint8_t* r0, const std::uint8_t* r1, cons
 
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx512vnni_8x32", 8, 32, 4, 1, 1, u8s8_gemm__avx512vnni_8x32,
                                       f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16, requantize_row, depthwise_plane, interleave4_x32, pack_a8,
-                                      u8s8_conv__avx512vnni_8x32};
+                                      u8s8_conv__avx512vnni_8x32, qlinear_mul__avx512_x16, qlinear_add__avx512_x16};
 
 }  // namespace onyx::kernels::cpu::isa::avx512vnni
