@@ -43,6 +43,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/cpu/conv_direct.hpp"
 #include "kernels/cpu/padded_plane.hpp"
 #include "kernels/cpu/sgemm.hpp"
 #include "kernels/cpu/winograd.hpp"
@@ -612,6 +613,14 @@ inline std::optional<winograd::shape> winograd_shape(const conv_geometry& g) {
                          g.axes[0].pad_begin, g.axes[1].pad_begin};
 }
 
+/// Whether a shape takes the direct path (conv_direct.hpp) when W is
+/// prepacked: 2-D, one group, a window of more than one tap (a 1x1 window
+/// at stride 2 reads one phase of four: im2col's subsampled copy is the
+/// cheaper form), not depthwise (Winograd, where it applies, is chosen first).
+inline bool direct_candidate(const conv_geometry& g) {
+  return g.axes.size() == 2 && g.G == 1 && g.taps > 1 && !g.depthwise2d && g.P > isa::gemm_few_n;
+}
+
 /// Minimum winograd::gain for the Winograd path (see there).
 constexpr double winograd_min_gain = 1.5;
 
@@ -678,6 +687,8 @@ struct conv_plan {
   winograd::plan wplan;
   bool dw_rows = false;  // depthwise2d_f32
   padded_plane dw;
+  bool direct = false;  // conv_direct.hpp
+  conv_direct::layout dl;
   std::int64_t dw_slots = 1;
   bool residual_in_gemm = false;  // fused::Conv's Z accumulated by the f32 GEMM (Y starts as Z)
   std::size_t work = 0, x32 = 0, w32 = 0, b32 = 0, y32 = 0, z32 = 0;  // scratch offsets
@@ -718,9 +729,16 @@ result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const pla
       const std::int64_t work = g.P * g.taps + g.in_size;
       cp.dw_slots = std::clamp<std::int64_t>(g.N * g.C * work / grain_for(1), 1, std::min(threads, g.N * g.C));
       cp.work = layout.add<float>(cp.dw_slots * cp.dw.slot_elements);
+    } else if (cp.prepacked && direct_candidate(g)) {
+      const isa::table& t = isa::active();
+      if (auto dl = conv_direct::make_layout(g.axes[0], g.axes[1], g.N, g.C, g.M, t.gemm_mr, t.gemm_nr, threads)) {
+        cp.direct = true;
+        cp.dl = std::move(*dl);
+        cp.work = layout.add<float>(cp.dl.input_elements + cp.dl.slots * cp.dl.stage_elements);
+      }
     }
   }
-  if (!g.depthwise2d && !cp.winograd) {
+  if (!g.depthwise2d && !cp.winograd && !cp.direct) {
     cp.split = split_conv(g, threads);
     using T = std::conditional_t<D == dtype::float64, double, float>;
     cp.work = layout.add<T>(cp.split.col_elements);
@@ -829,7 +847,11 @@ status run(const kernel_call& c) {
       depthwise2d_f32(xp, wp, bp, yp, g, cp.dw, lo, hi, c.scratch_at<float>(cp.work), cp.dw_slots, c.pool());
     else if (g.depthwise2d)
       depthwise2d(xp, wp, bp, yp, g, lo, hi, c.pool());
-    else if (!conv_driver(xp, yp, g, cp.split, c.scratch_at<float>(cp.work),
+    else if (cp.direct) {
+      if (!conv_direct::run(cp.dl, g.axes[0], g.axes[1], g.N, g.C, g.M, g.K, xp, s.packed[0], bp, lo, hi, accumulate, yp,
+                            c.scratch_at<float>(cp.work), c.pool(), c))
+        return kernel_call::stopped();
+    } else if (!conv_driver(xp, yp, g, cp.split, c.scratch_at<float>(cp.work),
                           group_gemm<float>{cp.prepacked ? &s.packed : nullptr, wp, bp, lo, hi, g.Mg, g.K, accumulate},
                           c.pool(), c))
       return kernel_call::stopped();

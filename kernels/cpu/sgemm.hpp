@@ -57,6 +57,11 @@ void sgemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int6
            float beta, float* C, std::int64_t ldc, const thread_pool* pool,
            const gemm_epilogue& ep = {}, const isa::table& kernels = isa::active());
 
+/// The GEMM's K block: packed operands hold their steps in blocks of this
+/// many (packed_panels::blocked), which a caller reading the panels itself
+/// follows (conv_direct.hpp).
+inline constexpr std::int64_t gemm_kc_block = 512;
+
 namespace detail {
 struct free_deleter {
   void operator()(float* p) const { free_host(p); }  // blocks from aligned_bytes

@@ -218,9 +218,11 @@ void gemm_pack(const float* src, std::int64_t ld, bool w_contiguous, std::int64_
 // and the tile also writes the packed panel to b_out, so the first tile of a
 // panel packs it while its FMAs run (a separate packing pass costs small-M
 // products several percent: the raw rows come from far in memory).
+// With `rows` (isa::f32_gemm_rows_fn), row k of B is at b + rows[k].
 template <int MR, int NV, bool PackB = false>
 void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
-               int m, int n, const isa::f32_gemm_params& p, std::int64_t ldb = 0, float* b_out = nullptr) {
+               int m, int n, const isa::f32_gemm_params& p, std::int64_t ldb = 0, float* b_out = nullptr,
+               const std::int64_t* rows = nullptr) {
   constexpr int NR = NV * lanes;
   vec acc[MR][NV];
 #pragma GCC unroll 16
@@ -240,7 +242,33 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
       gemm_pack(b, ldb, true, NR, kc, NR, b_out, kc * NR);
       b = b_out;
     }
+    if (rows) {  // the rows gathered into one panel first
+      thread_local std::vector<float> panel;
+      panel.resize(static_cast<std::size_t>(kc * NR));
+      for (std::int64_t k = 0; k < kc; ++k) std::memcpy(panel.data() + k * NR, b + rows[k], sizeof(float) * NR);
+      b = panel.data();
+    }
     accumulate_by_lane<MR, NV>(kc, a, b, acc);
+  } else if (rows) {
+    for (std::int64_t k = 0; k < kc; ++k, a += MR) {
+      __builtin_prefetch(a + 128 * MR);
+      // B's rows lie apart (a tap of each channel): fetch 8 steps ahead,
+      // every line of the row (NR floats at any alignment).
+      if (k + 8 < kc) {
+        const float* ahead = b + rows[k + 8];
+#pragma GCC unroll 4
+        for (int j = 0; j <= NR; j += 16) __builtin_prefetch(ahead + j);
+      }
+      vec bk[NV];
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) bk[j] = load_vec(b + rows[k] + j * lanes);
+#pragma GCC unroll 16
+      for (int i = 0; i < MR; ++i) {
+        const vec ai(a[i]);
+#pragma GCC unroll 4
+        for (int j = 0; j < NV; ++j) acc[i][j] = fmadd(ai, bk[j], acc[i][j]);
+      }
+    }
   } else {
     for (std::int64_t k = 0; k < kc; ++k, a += MR, b += PackB ? ldb : NR) {
       // A's micro-panel (prepacked weights) often comes from memory: fetch

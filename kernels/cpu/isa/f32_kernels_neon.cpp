@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <utility>
 
+#include <vector>
+
 #include <xsimd/xsimd.hpp>
 
 #include "kernels/cpu/isa/isa.hpp"
@@ -24,6 +26,10 @@ using vec = xsimd::batch<float, xsimd::neon64>;
 void f32_gemm__neon_8x12(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
                          int m, int n, const f32_gemm_params& p) {
   gemm_tile<8, 3>(kc, a, b, c, ldc, m, n, p);
+}
+void f32_gemm_rows__neon_8x12(std::int64_t kc, const float* a, const float* b, const std::int64_t* rows, float* c,
+                        std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
+  gemm_tile<8, 3>(kc, a, b, c, ldc, m, n, p, 0, nullptr, rows);
 }
 void f32_gemm_packing__neon_8x12(std::int64_t kc, const float* a, const float* b, std::int64_t ldb, float* b_packed,
                         float* c, std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
@@ -82,6 +88,7 @@ const table kernel_table = {
     .f32_gemm_narrow = f32_gemm__neon_8x8,
     .f32_gemm_pack = f32_gemm_pack__neon_x4,
     .f32_gemm_few = f32_gemm_few__neon_8x4,
+    .f32_gemm_rows = f32_gemm_rows__neon_8x12,
     .f32_gemv = f32_gemv__neon_x4,
     .f32_dot_rows = f32_dot_rows__neon_x4,
     .f32_exp = f32_exp__neon_x4,

@@ -5,6 +5,8 @@
 #include <limits>
 #include <type_traits>
 
+#include <vector>
+
 #include <xsimd/xsimd.hpp>
 
 
@@ -18,6 +20,10 @@ using vec = float;
 void f32_gemm__scalar_4x4(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
                         int m, int n, const f32_gemm_params& p) {
   gemm_tile<4, 4>(kc, a, b, c, ldc, m, n, p);
+}
+void f32_gemm_rows__scalar_4x4(std::int64_t kc, const float* a, const float* b, const std::int64_t* rows, float* c,
+                        std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
+  gemm_tile<4, 4>(kc, a, b, c, ldc, m, n, p, 0, nullptr, rows);
 }
 void f32_gemm_packing__scalar_4x4(std::int64_t kc, const float* a, const float* b, std::int64_t ldb, float* b_packed,
                         float* c, std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
@@ -76,6 +82,7 @@ const table kernel_table = {
     .f32_gemm_narrow = f32_gemm__scalar_4x2,
     .f32_gemm_pack = f32_gemm_pack__scalar_x1,
     .f32_gemm_few = f32_gemm_few__scalar_4x4,
+    .f32_gemm_rows = f32_gemm_rows__scalar_4x4,
     .f32_gemv = f32_gemv__scalar_x1,
     .f32_dot_rows = f32_dot_rows__scalar_x1,
     .f32_exp = f32_exp__scalar_x1,

@@ -24,7 +24,7 @@ using std::int64_t;
 // 384 / 512 / 768 gave cube_1024 89 / 89 / 94 / 100 / 99 GFLOP/s, and the
 // ResNet-50 shapes rose with KC up to 512 and no further; MC 120-480 made
 // no difference beyond noise.
-constexpr int64_t kc_block = 512;
+constexpr int64_t kc_block = gemm_kc_block;
 constexpr int64_t mc_target = 240;
 constexpr int64_t nc_target = 1024;
 // B slices up to this many floats (256 KiB) run A-panel-major (see run_block).

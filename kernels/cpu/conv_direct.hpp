@@ -1,0 +1,203 @@
+// kernels/cpu/conv_direct.hpp: the direct path of f32 Conv (conv.hpp) for
+// 2-D windows of one group that are neither 1x1-stride-1 (a plain GEMM) nor
+// depthwise nor Winograd's: the 7x7 stride-2 stem of ResNet, its stride-2
+// 3x3 and 1x1 layers, 5x5 and 1xN windows.
+//
+// im2col + GEMM writes every input value taps times into col and packs it;
+// here the input is laid out once per image so that the GEMM micro-kernel
+// reads it in place (isa::f32_gemm_rows_fn: row k of B at b + rows[k]):
+//   - the padded input split by phase, stride s (sh x sw phases): phase
+//     (a, b) of channel c holds the padded input at rows sh*i + a and
+//     columns sw*j + b, i < hq, j < wq, laid out flat (row i at i*wq);
+//   - output position (y, x) is computed at flat index p = y*wq + x; under
+//     tap (ky, kx) it reads phase ((ky*dh) % sh, (kx*dw) % sw) at
+//     p + ((ky*dh) / sh)*wq + (kx*dw) / sw. So nr consecutive outputs read nr
+//     consecutive floats under every tap, and row k = (c, ky, kx) of B is one
+//     offset from the plane: rows[k].
+// Columns x >= out_w of each output row (wq - out_w of them) are computed and
+// dropped. W is the prepacked A of the GEMM (packed_a, blocked by
+// gemm_kc_block), in im2col's row order, which is rows' order. The tile goes
+// to a staging buffer with the bias; copying its valid columns to Y adds a
+// residual (Y already holding Z) and clamps.
+// Work: tasks over images, chunks of positions and blocks of output
+// channels, one staging buffer per thread.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "kernels/cpu/sgemm.hpp"
+#include "onyx/core/parallel.hpp"
+#include "onyx/ops/detail/sliding_window.hpp"
+#include "onyx/registry/kernel.hpp"
+
+namespace onyx::kernels::cpu::conv_direct {
+
+/// The direct path's layout for one shape (make_layout).
+struct layout {
+  std::int64_t sh = 1, sw = 1, hq = 0, wq = 0, phases = 1, plane = 0;
+  std::int64_t out_h = 0, out_w = 0;
+  std::int64_t positions = 0;                  // out_h * wq, the extra columns included
+  std::int64_t chunk = 0, chunks = 0;          // positions per task (whole nr panels)
+  std::int64_t m_rows = 0, m_blocks = 1;       // output channels per task (whole mr panels)
+  std::int64_t slots = 1;                      // threads, one staging buffer each
+  std::int64_t input_elements = 0;             // the phase planes of one image, with slack
+  std::int64_t stage_elements = 0;             // one staging buffer
+  std::vector<std::int64_t> rows;              // K offsets into the phase planes
+};
+
+/// The layout for a 2-D window `h` x `w` over C channels into M, or nullopt
+/// where the path does not apply (a stride past 4: too many phases).
+inline std::optional<layout> make_layout(const ops::detail::window_axis& h, const ops::detail::window_axis& w,
+                                         std::int64_t N, std::int64_t C, std::int64_t M, int mr, int nr,
+                                         std::int64_t threads) {
+  if (h.stride > 4 || w.stride > 4 || h.out <= 0 || w.out <= 0) return std::nullopt;
+  layout L;
+  L.sh = h.stride, L.sw = w.stride, L.phases = L.sh * L.sw;
+  L.out_h = h.out, L.out_w = w.out;
+  const std::int64_t dy_max = (h.kernel - 1) * h.dilation / L.sh, dx_max = (w.kernel - 1) * w.dilation / L.sw;
+  L.hq = h.out + dy_max;
+  L.wq = w.out + dx_max;
+  L.plane = L.hq * L.wq;
+  L.positions = L.out_h * L.wq;
+  const std::int64_t taps = h.kernel * w.kernel;
+  L.rows.resize(static_cast<std::size_t>(C * taps));
+  for (std::int64_t c = 0; c < C; ++c)
+    for (std::int64_t ky = 0; ky < h.kernel; ++ky)
+      for (std::int64_t kx = 0; kx < w.kernel; ++kx) {
+        const std::int64_t ty = ky * h.dilation, tx = kx * w.dilation;
+        const std::int64_t phase = (ty % L.sh) * L.sw + tx % L.sw;
+        L.rows[static_cast<std::size_t>((c * h.kernel + ky) * w.kernel + kx)] =
+            (c * L.phases + phase) * L.plane + (ty / L.sh) * L.wq + tx / L.sw;
+      }
+  // Reads run up to nr - 1 past the last position of a whole panel, plus
+  // the largest shift: zeros there.
+  L.input_elements = C * L.phases * L.plane + L.wq + 2 * nr;
+  const std::int64_t panels = (L.positions + nr - 1) / nr;
+  const std::int64_t m_panels = (M + mr - 1) / mr;
+  // Chunks of up to 8 panels, at least two tasks per thread where the map
+  // allows; then blocks of output channels if the chunks alone are too few.
+  std::int64_t per_chunk = std::clamp<std::int64_t>(panels / std::max<std::int64_t>(2 * threads, 1), 1, 8);
+  L.chunk = per_chunk * nr;
+  L.chunks = (panels + per_chunk - 1) / per_chunk;
+  const std::int64_t want = 2 * threads;
+  if (threads > 1 && N * L.chunks < want)
+    L.m_blocks = std::min<std::int64_t>(m_panels, (want + N * L.chunks - 1) / (N * L.chunks));
+  L.m_rows = (m_panels + L.m_blocks - 1) / L.m_blocks * mr;
+  L.m_blocks = (m_panels * mr + L.m_rows - 1) / L.m_rows;
+  L.slots = std::max<std::int64_t>(1, std::min<std::int64_t>(threads, N * L.chunks * L.m_blocks));
+  L.stage_elements = L.m_rows * L.chunk;
+  return L;
+}
+
+/// The phase planes of one image (C channels of h.in x w.in at x) into dst.
+inline void build_planes(const layout& L, const ops::detail::window_axis& h, const ops::detail::window_axis& w,
+                         std::int64_t C, const float* x, float* dst, const thread_pool* pool) {
+  const isa::f32_strided_copy_fn copy = isa::active().f32_strided_copy;
+  parallel_for(pool, C * L.phases, grain_for(L.plane), [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t cp = b; cp < e; ++cp) {
+      const std::int64_t c = cp / L.phases, a = (cp % L.phases) / L.sw, bb = cp % L.sw;
+      const float* xc = x + c * h.in * w.in;
+      float* plane = dst + cp * L.plane;
+      // columns j whose input column sw*j + bb - pad lies in [0, w.in)
+      const std::int64_t first = bb - w.pad_begin;  // input column of j = 0
+      const std::int64_t j0 = std::clamp<std::int64_t>((-first + L.sw - 1) / L.sw, 0, L.wq);
+      const std::int64_t j1 = std::clamp<std::int64_t>(first >= w.in ? 0 : (w.in - first + L.sw - 1) / L.sw, j0, L.wq);
+      for (std::int64_t i = 0; i < L.hq; ++i) {
+        float* row = plane + i * L.wq;
+        const std::int64_t r = L.sh * i + a - h.pad_begin;
+        if (r < 0 || r >= h.in || j1 <= j0) {
+          std::fill(row, row + L.wq, 0.0f);
+          continue;
+        }
+        std::fill(row, row + j0, 0.0f);
+        const float* src = xc + r * w.in + first + j0 * L.sw;
+        if (L.sw == 1)
+          std::memcpy(row + j0, src, sizeof(float) * static_cast<std::size_t>(j1 - j0));
+        else
+          copy(src, L.sw, j1 - j0, row + j0);
+        std::fill(row + j1, row + L.wq, 0.0f);
+      }
+    }
+  });
+  std::fill(dst + C * L.phases * L.plane, dst + L.input_elements, 0.0f);
+}
+
+/// Y (M x out_h x out_w per image) = clamp(W * X + bias (+ Y when
+/// `accumulate`), lo, hi). `scratch` holds input_elements + slots *
+/// stage_elements floats. False when the run was told to stop.
+inline bool run(const layout& L, const ops::detail::window_axis& h, const ops::detail::window_axis& w,
+                std::int64_t N, std::int64_t C, std::int64_t M, std::int64_t K, const float* x, const packed_a& wp,
+                const float* bias, float lo, float hi, bool accumulate, float* y, float* scratch,
+                const thread_pool* pool, const kernel_call& call) {
+  const isa::table& t = isa::active();
+  const int mr = t.gemm_mr, nr = t.gemm_nr;
+  const std::int64_t a_panels = (M + mr - 1) / mr, out_plane = L.out_h * L.out_w;
+  float* planes = scratch;
+  float* stages = scratch + L.input_elements;
+  const std::int64_t tasks = L.chunks * L.m_blocks;
+  const bool clamp = lo > -std::numeric_limits<float>::infinity() || hi < std::numeric_limits<float>::infinity();
+  for (std::int64_t n = 0; n < N; ++n) {
+    if (call.stop_requested()) return false;
+    build_planes(L, h, w, C, x + n * C * h.in * w.in, planes, pool);
+    float* yn = y + n * M * out_plane;
+    std::atomic<bool> stop{false};
+    parallel_for(pool, L.slots, 1, [&](std::int64_t s0, std::int64_t s1) {
+      for (std::int64_t slot = s0; slot < s1; ++slot) {
+        float* stage = stages + slot * L.stage_elements;
+        for (std::int64_t task = tasks * slot / L.slots; task < tasks * (slot + 1) / L.slots; ++task) {
+          if (stop.load(std::memory_order_relaxed) || call.stop_requested()) {
+            stop.store(true, std::memory_order_relaxed);
+            return;
+          }
+          const std::int64_t p0 = (task / L.m_blocks) * L.chunk, p1 = std::min(p0 + L.chunk, L.positions);
+          const std::int64_t i0 = (task % L.m_blocks) * L.m_rows, i1 = std::min(i0 + L.m_rows, M);
+          if (i0 >= i1) continue;
+          for (std::int64_t pc = 0; pc < K; pc += gemm_kc_block) {
+            const std::int64_t kc = std::min(gemm_kc_block, K - pc);
+            isa::f32_gemm_params prm;
+            prm.beta = pc > 0 ? 1.0f : 0.0f;
+            const bool last = pc + kc >= K;
+            const float* block = wp.data() + pc * a_panels * mr;
+            for (std::int64_t jr = 0; jr < p1 - p0; jr += nr)
+              for (std::int64_t ir = i0; ir < i1; ir += mr) {
+                prm.row_bias = last && bias ? bias + ir : nullptr;
+                t.f32_gemm_rows(kc, block + (ir / mr) * kc * mr, planes + p0 + jr, L.rows.data() + pc,
+                                stage + (ir - i0) * L.chunk + jr, L.chunk, static_cast<int>(std::min<std::int64_t>(mr, i1 - ir)),
+                                nr, prm);
+              }
+          }
+          // the valid columns of each output row in [p0, p1) to Y
+          for (std::int64_t oy = p0 / L.wq; oy * L.wq < p1 && oy < L.out_h; ++oy) {
+            const std::int64_t xa = std::max<std::int64_t>(0, p0 - oy * L.wq);
+            const std::int64_t xb = std::min<std::int64_t>(L.out_w, p1 - oy * L.wq);
+            if (xb <= xa) continue;
+            for (std::int64_t i = i0; i < i1; ++i) {
+              const float* s = stage + (i - i0) * L.chunk + (oy * L.wq + xa - p0);
+              float* d = yn + i * out_plane + oy * L.out_w + xa;
+              const std::int64_t cnt = xb - xa;
+              if (accumulate)
+                for (std::int64_t j = 0; j < cnt; ++j) d[j] = s[j] + d[j];
+              else
+                std::memcpy(d, s, sizeof(float) * static_cast<std::size_t>(cnt));
+              if (clamp)  // as the GEMM's tile clamps (NaN becomes lo)
+                for (std::int64_t j = 0; j < cnt; ++j) {
+                  const float v = d[j] > lo ? d[j] : lo;
+                  d[j] = v < hi ? v : hi;
+                }
+            }
+          }
+        }
+      }
+    });
+    if (stop.load()) return false;
+  }
+  return true;
+}
+
+}  // namespace onyx::kernels::cpu::conv_direct
