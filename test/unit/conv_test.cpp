@@ -154,6 +154,28 @@ TEST_CASE("Conv on a pool: tiled and whole-GEMM paths", "[conv]") {
   check_f32({{3, 12, 15, 15}, {12, 1, 3, 3}, 12, {2, 2}, {}, {1, 1, 1, 1}}, &pool);
 }
 
+// 2-D windows of one group that Winograd does not take run the direct path
+// (conv_direct.hpp: the input split by stride phase, read in place): a
+// 7x7 stride-2 stem, stride-2 3x3, an 11x11 stride-4 window (16 phases),
+// dilation with stride, 1x7 and 7x1, K past one GEMM block (512), more
+// output channels than a tile, two images; stride 5 falls back to im2col.
+// On a pool of 4 the few-position shapes split their output channels.
+TEST_CASE("Conv direct path: stride phases, dilations, long K, on a pool", "[conv]") {
+  thread_pool pool(4);
+  for (const thread_pool* p : {static_cast<const thread_pool*>(nullptr), static_cast<const thread_pool*>(&pool)}) {
+    INFO((p ? "pool of 4" : "serial"));
+    check_f32({{1, 3, 30, 29}, {64, 3, 7, 7}, 1, {2, 2}, {}, {3, 3, 3, 3}}, p);
+    check_f32({{2, 40, 15, 15}, {30, 40, 3, 3}, 1, {2, 2}, {}, {1, 1, 1, 1}}, p);
+    check_f32({{2, 70, 9, 11}, {13, 70, 3, 3}, 1, {1, 1}, {2, 2}, {2, 2, 2, 2}}, p);
+    check_f32({{1, 5, 23, 21}, {7, 5, 11, 11}, 1, {4, 4}, {}, {2, 2, 2, 2}}, p);
+    check_f32({{1, 4, 20, 20}, {6, 4, 3, 3}, 1, {5, 5}, {}, {1, 1, 1, 1}}, p);
+    check_f32({{1, 6, 10, 31}, {9, 6, 1, 7}, 1, {}, {}, {0, 3, 0, 3}}, p);
+    check_f32({{1, 6, 17, 8}, {9, 6, 7, 1}, 1, {2, 1}, {}, {3, 0, 3, 0}, "NOTSET", false}, p);
+    check_f32({{1, 16, 14, 14}, {130, 16, 3, 3}, 1, {2, 2}, {1, 1}, {0, 1, 1, 0}}, p);
+    check_f32({{1, 9, 12, 12}, {5, 9, 2, 2}, 1, {2, 3}, {3, 1}, {}, "SAME_UPPER"}, p);
+  }
+}
+
 // Shapes where winograd::gain picks Winograd F(4x4,3x3) (winograd_test.cpp
 // tests the transforms themselves at every ISA level). Tolerance: the bar
 // the issue sets against ORT, |a - b| <= 1e-4 + 1e-3 |b|: with 48 channels
