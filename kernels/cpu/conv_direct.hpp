@@ -6,8 +6,8 @@
 // im2col + GEMM writes every input value taps times into col and packs it;
 // here the input is laid out once per image so that the GEMM micro-kernel
 // reads it in place (isa::f32_gemm_rows_fn: row k of B at b + rows[k]):
-//   - the padded input split by phase, stride s (sh x sw phases): phase
-//     (a, b) of channel c holds the padded input at rows sh*i + a and
+//   - the padded input split by phase, stride s (sh x sw phases, those a
+//     tap reads): phase (a, b) of channel c holds the padded input at rows sh*i + a and
 //     columns sw*j + b, i < hq, j < wq, laid out flat (row i at i*wq);
 //   - output position (y, x) is computed at flat index p = y*wq + x; under
 //     tap (ky, kx) it reads phase ((ky*dh) % sh, (kx*dw) % sw) at
@@ -40,7 +40,8 @@ namespace onyx::kernels::cpu::conv_direct {
 
 /// The direct path's layout for one shape (make_layout).
 struct layout {
-  std::int64_t sh = 1, sw = 1, hq = 0, wq = 0, phases = 1, plane = 0;
+  std::int64_t sh = 1, sw = 1, hq = 0, wq = 0, plane = 0;
+  std::vector<std::int64_t> phases;            // the phases some tap reads (a * sw + b), each a plane per channel
   std::int64_t out_h = 0, out_w = 0;
   std::int64_t positions = 0;                  // out_h * wq, the extra columns included
   std::int64_t chunk = 0, chunks = 0;          // positions per task (whole nr panels)
@@ -58,7 +59,7 @@ inline std::optional<layout> make_layout(const ops::detail::window_axis& h, cons
                                          std::int64_t threads) {
   if (h.stride > 4 || w.stride > 4 || h.out <= 0 || w.out <= 0) return std::nullopt;
   layout L;
-  L.sh = h.stride, L.sw = w.stride, L.phases = L.sh * L.sw;
+  L.sh = h.stride, L.sw = w.stride;
   L.out_h = h.out, L.out_w = w.out;
   const std::int64_t dy_max = (h.kernel - 1) * h.dilation / L.sh, dx_max = (w.kernel - 1) * w.dilation / L.sw;
   L.hq = h.out + dy_max;
@@ -66,18 +67,29 @@ inline std::optional<layout> make_layout(const ops::detail::window_axis& h, cons
   L.plane = L.hq * L.wq;
   L.positions = L.out_h * L.wq;
   const std::int64_t taps = h.kernel * w.kernel;
+  // Only the phases a tap reads are built (a 1x1 window at stride 2 reads one).
+  std::vector<std::int64_t> index(static_cast<std::size_t>(L.sh * L.sw), -1);
+  for (std::int64_t ky = 0; ky < h.kernel; ++ky)
+    for (std::int64_t kx = 0; kx < w.kernel; ++kx) {
+      const std::int64_t phase = ((ky * h.dilation) % L.sh) * L.sw + (kx * w.dilation) % L.sw;
+      if (index[static_cast<std::size_t>(phase)] < 0) {
+        index[static_cast<std::size_t>(phase)] = static_cast<std::int64_t>(L.phases.size());
+        L.phases.push_back(phase);
+      }
+    }
+  const auto used = static_cast<std::int64_t>(L.phases.size());
   L.rows.resize(static_cast<std::size_t>(C * taps));
   for (std::int64_t c = 0; c < C; ++c)
     for (std::int64_t ky = 0; ky < h.kernel; ++ky)
       for (std::int64_t kx = 0; kx < w.kernel; ++kx) {
         const std::int64_t ty = ky * h.dilation, tx = kx * w.dilation;
-        const std::int64_t phase = (ty % L.sh) * L.sw + tx % L.sw;
+        const std::int64_t phase = index[static_cast<std::size_t>((ty % L.sh) * L.sw + tx % L.sw)];
         L.rows[static_cast<std::size_t>((c * h.kernel + ky) * w.kernel + kx)] =
-            (c * L.phases + phase) * L.plane + (ty / L.sh) * L.wq + tx / L.sw;
+            (c * used + phase) * L.plane + (ty / L.sh) * L.wq + tx / L.sw;
       }
   // Reads run up to nr - 1 past the last position of a whole panel, plus
   // the largest shift: zeros there.
-  L.input_elements = C * L.phases * L.plane + L.wq + 2 * nr;
+  L.input_elements = C * used * L.plane + L.wq + 2 * nr;
   const std::int64_t panels = (L.positions + nr - 1) / nr;
   const std::int64_t m_panels = (M + mr - 1) / mr;
   // Chunks of up to 8 panels, at least two tasks per thread where the map
@@ -99,9 +111,11 @@ inline std::optional<layout> make_layout(const ops::detail::window_axis& h, cons
 inline void build_planes(const layout& L, const ops::detail::window_axis& h, const ops::detail::window_axis& w,
                          std::int64_t C, const float* x, float* dst, const thread_pool* pool) {
   const isa::f32_strided_copy_fn copy = isa::active().f32_strided_copy;
-  parallel_for(pool, C * L.phases, grain_for(L.plane), [&](std::int64_t b, std::int64_t e) {
+  const auto used = static_cast<std::int64_t>(L.phases.size());
+  parallel_for(pool, C * used, grain_for(L.plane), [&](std::int64_t b, std::int64_t e) {
     for (std::int64_t cp = b; cp < e; ++cp) {
-      const std::int64_t c = cp / L.phases, a = (cp % L.phases) / L.sw, bb = cp % L.sw;
+      const std::int64_t c = cp / used, phase = L.phases[static_cast<std::size_t>(cp % used)];
+      const std::int64_t a = phase / L.sw, bb = phase % L.sw;
       const float* xc = x + c * h.in * w.in;
       float* plane = dst + cp * L.plane;
       // columns j whose input column sw*j + bb - pad lies in [0, w.in)
@@ -125,7 +139,7 @@ inline void build_planes(const layout& L, const ops::detail::window_axis& h, con
       }
     }
   });
-  std::fill(dst + C * L.phases * L.plane, dst + L.input_elements, 0.0f);
+  std::fill(dst + C * used * L.plane, dst + L.input_elements, 0.0f);
 }
 
 /// Y (M x out_h x out_w per image) = clamp(W * X + bias (+ Y when
@@ -158,38 +172,61 @@ inline bool run(const layout& L, const ops::detail::window_axis& h, const ops::d
           const std::int64_t p0 = (task / L.m_blocks) * L.chunk, p1 = std::min(p0 + L.chunk, L.positions);
           const std::int64_t i0 = (task % L.m_blocks) * L.m_rows, i1 = std::min(i0 + L.m_rows, M);
           if (i0 >= i1) continue;
+          // A panel of nr positions inside one output row's valid columns
+          // goes straight to Y (row stride: Y's channel plane), with the
+          // bias, the residual already in Y and the clamp in the kernel's
+          // epilogue; a panel across a row's end (or its extra columns) goes
+          // to the staging buffer and its valid columns are copied after.
+          const auto straight = [&](std::int64_t jr) {
+            const std::int64_t p = p0 + jr;
+            return p % L.wq + nr <= L.out_w && p + nr <= L.positions;
+          };
           for (std::int64_t pc = 0; pc < K; pc += gemm_kc_block) {
             const std::int64_t kc = std::min(gemm_kc_block, K - pc);
-            isa::f32_gemm_params prm;
-            prm.beta = pc > 0 ? 1.0f : 0.0f;
             const bool last = pc + kc >= K;
             const float* block = wp.data() + pc * a_panels * mr;
-            for (std::int64_t jr = 0; jr < p1 - p0; jr += nr)
+            for (std::int64_t jr = 0; jr < p1 - p0; jr += nr) {
+              const bool to_y = straight(jr);
+              const std::int64_t p = p0 + jr;
               for (std::int64_t ir = i0; ir < i1; ir += mr) {
-                prm.row_bias = last && bias ? bias + ir : nullptr;
-                t.f32_gemm_rows(kc, block + (ir / mr) * kc * mr, planes + p0 + jr, L.rows.data() + pc,
-                                stage + (ir - i0) * L.chunk + jr, L.chunk, static_cast<int>(std::min<std::int64_t>(mr, i1 - ir)),
-                                nr, prm);
-              }
-          }
-          // the valid columns of each output row in [p0, p1) to Y
-          for (std::int64_t oy = p0 / L.wq; oy * L.wq < p1 && oy < L.out_h; ++oy) {
-            const std::int64_t xa = std::max<std::int64_t>(0, p0 - oy * L.wq);
-            const std::int64_t xb = std::min<std::int64_t>(L.out_w, p1 - oy * L.wq);
-            if (xb <= xa) continue;
-            for (std::int64_t i = i0; i < i1; ++i) {
-              const float* s = stage + (i - i0) * L.chunk + (oy * L.wq + xa - p0);
-              float* d = yn + i * out_plane + oy * L.out_w + xa;
-              const std::int64_t cnt = xb - xa;
-              if (accumulate)
-                for (std::int64_t j = 0; j < cnt; ++j) d[j] = s[j] + d[j];
-              else
-                std::memcpy(d, s, sizeof(float) * static_cast<std::size_t>(cnt));
-              if (clamp)  // as the GEMM's tile clamps (NaN becomes lo)
-                for (std::int64_t j = 0; j < cnt; ++j) {
-                  const float v = d[j] > lo ? d[j] : lo;
-                  d[j] = v < hi ? v : hi;
+                isa::f32_gemm_params prm;
+                prm.beta = pc > 0 || (to_y && accumulate) ? 1.0f : 0.0f;
+                if (last) {
+                  prm.row_bias = bias ? bias + ir : nullptr;
+                  prm.clamp = clamp && (to_y || !accumulate);
+                  prm.min = lo, prm.max = hi;
                 }
+                float* dst = to_y ? yn + ir * out_plane + (p / L.wq) * L.out_w + p % L.wq
+                                  : stage + (ir - i0) * L.chunk + jr;
+                t.f32_gemm_rows(kc, block + (ir / mr) * kc * mr, planes + p, L.rows.data() + pc, dst,
+                                to_y ? out_plane : L.chunk, static_cast<int>(std::min<std::int64_t>(mr, i1 - ir)), nr,
+                                prm);
+              }
+            }
+          }
+          // the staged panels' valid columns to Y
+          for (std::int64_t jr = 0; jr < p1 - p0; jr += nr) {
+            if (straight(jr)) continue;
+            const std::int64_t q0 = p0 + jr, q1 = std::min(q0 + nr, p1);
+            for (std::int64_t oy = q0 / L.wq; oy * L.wq < q1 && oy < L.out_h; ++oy) {
+              const std::int64_t xa = std::max<std::int64_t>(0, q0 - oy * L.wq);
+              const std::int64_t xb = std::min<std::int64_t>(L.out_w, q1 - oy * L.wq);
+              if (xb <= xa) continue;
+              const std::int64_t cnt = xb - xa;
+              for (std::int64_t i = i0; i < i1; ++i) {
+                const float* src = stage + (i - i0) * L.chunk + (oy * L.wq + xa - p0);
+                float* d = yn + i * out_plane + oy * L.out_w + xa;
+                if (!accumulate) {  // bias and clamp done in the kernel
+                  std::memcpy(d, src, sizeof(float) * static_cast<std::size_t>(cnt));
+                  continue;
+                }
+                for (std::int64_t j = 0; j < cnt; ++j) d[j] = src[j] + d[j];
+                if (clamp)  // as the kernel's epilogue clamps (NaN becomes lo)
+                  for (std::int64_t j = 0; j < cnt; ++j) {
+                    const float v = d[j] > lo ? d[j] : lo;
+                    d[j] = v < hi ? v : hi;
+                  }
+              }
             }
           }
         }
