@@ -76,6 +76,11 @@ const std::vector<conv_shape> shapes = {
     {"r50", 128, 56, 3, 2, 128, false},  // the stride-2 3x3 layers (conv_direct.hpp)
     {"r50", 256, 28, 3, 2, 256, false},
     {"r50", 512, 14, 3, 2, 512, false},
+    // DenseNet-121: each layer's 3x3 growth conv (32 outputs) and a transition.
+    {"densenet", 128, 56, 3, 1, 32, false},
+    {"densenet", 128, 14, 3, 1, 32, false},
+    {"densenet", 128, 7, 3, 1, 32, false},
+    {"densenet", 512, 28, 1, 1, 256, false},
     // SqueezeNet 1.1's stem (light_squeezenet.onnx; there unpadded).
     {"squeezenet", 3, 224, 3, 2, 64, false},
     // ShuffleNet (light_shufflenet.onnx): depthwise 3x3.

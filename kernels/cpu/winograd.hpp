@@ -183,64 +183,96 @@ inline void run(const plan& p, const weights& u, const float* x, const float* bi
   const int64_t nr = p.nb, mr = kernels.gemm_mr;
   const isa::f32_gemm_fn gemm = nr == kernels.gemm_nr ? kernels.f32_gemm : kernels.f32_gemm_narrow;
   const bool clamp = lo > -std::numeric_limits<float>::infinity() || hi < std::numeric_limits<float>::infinity();
+  const int64_t xi_stride = s.C * p.nb;
+  // The input transform of tiles [first, first + count) into v.
+  const auto input_args = [&](int64_t first, int64_t count, float* v) {
+    isa::winograd_input_args in{};
+    in.x = x;
+    in.channels = s.C;
+    in.height = s.H;
+    in.width = s.W;
+    in.image_stride = s.C * s.H * s.W;
+    in.pad_top = s.pad_top;
+    in.pad_left = s.pad_left;
+    in.tiles_w = p.tiles_w;
+    in.tiles_per_image = p.tiles_per_image;
+    in.first_tile = first;
+    in.tiles = count;
+    in.nb = p.nb;
+    in.panel = nr;
+    in.v = v;
+    in.xi_stride = xi_stride;
+    return in;
+  };
+  // Output channels [m_begin, m_end) of those tiles from their V, through M in m.
+  const auto product = [&](int64_t first, int64_t count, const float* v, float* m, int64_t m_begin, int64_t m_end) {
+    for (int64_t m0 = m_begin; m0 < m_end; m0 += p.mblock) {
+      const int64_t rows = std::min(p.mblock, m_end - m0);
+      const isa::f32_gemm_params params;
+      for (int xi = 0; xi < 36; ++xi) {
+        const float* a = u.at(xi);
+        const float* vb = v + xi * xi_stride;
+        float* mx = m + xi * p.mblock * p.nb;
+        for (int64_t i = 0; i < rows; i += mr)
+          for (int64_t j = 0; j < p.nb; j += nr)
+            gemm(s.C, a + (m0 + i) * s.C, vb + j * s.C, mx + i * p.nb + j, p.nb,
+                 static_cast<int>(std::min<int64_t>(mr, rows - i)), static_cast<int>(nr), params);
+      }
+      isa::winograd_output_args out{};
+      out.m = m;
+      out.rows = rows;
+      out.nb = p.nb;
+      out.xi_stride = p.mblock * p.nb;
+      out.tiles_w = p.tiles_w;
+      out.tiles_per_image = p.tiles_per_image;
+      out.first_tile = first;
+      out.tiles = count;
+      out.y = y + m0 * s.out_h * s.out_w;
+      out.out_h = s.out_h;
+      out.out_w = s.out_w;
+      out.image_stride = s.M * s.out_h * s.out_w;
+      out.bias = bias ? bias + m0 : nullptr;
+      out.clamp = clamp;
+      out.min = lo;
+      out.max = hi;
+      kernels.f32_winograd_f4k3_output(out);
+    }
+  };
+  if (p.parts > 1) {
+    // Fewer blocks than threads: each block's input transform is split over
+    // its channels (V shared, in slot 0), then its output channels over the
+    // parts, each part's M in its own slot. With every part transforming the
+    // whole block itself, a 14x14 map into 32 channels (DenseNet's growth
+    // layers), where the transform is most of the work, ran no faster on two
+    // threads than on one.
+    float* v = scratch;
+    for (int64_t block = 0; block < p.blocks; ++block) {
+      const int64_t first = block * p.nb, count = std::min(p.nb, p.tiles - first);
+      parallel_for(pool, s.C, grain_for(36 * 16 * count), [&](int64_t c0, int64_t c1) {
+        isa::winograd_input_args in = input_args(first, count, v);
+        // One panel per block (nr == nb): channel c of V starts at c * nb,
+        // so a range of channels is X and V moved by c0 channels.
+        in.x = x + c0 * s.H * s.W;
+        in.channels = c1 - c0;
+        in.v = v + c0 * p.nb;
+        kernels.f32_winograd_f4k3_input(in);
+      });
+      parallel_for(pool, p.parts, 1, [&](int64_t b, int64_t e) {
+        for (int64_t part = b; part < e; ++part)
+          product(first, count, v, scratch + part * p.slot_elements + p.v_elements,
+                  p.m_panels * part / p.parts * mr, std::min(s.M, p.m_panels * (part + 1) / p.parts * mr));
+      });
+    }
+    return;
+  }
   parallel_for(pool, p.slots, 1, [&](int64_t b, int64_t e) {
     for (int64_t slot = b; slot < e; ++slot) {
       float* v = scratch + slot * p.slot_elements;
       float* m = v + p.v_elements;
-      for (int64_t t = p.tasks * slot / p.slots; t < p.tasks * (slot + 1) / p.slots; ++t) {
-        const int64_t block = t / p.parts, part = t % p.parts;
+      for (int64_t block = p.blocks * slot / p.slots; block < p.blocks * (slot + 1) / p.slots; ++block) {
         const int64_t first = block * p.nb, count = std::min(p.nb, p.tiles - first);
-        isa::winograd_input_args in{};
-        in.x = x;
-        in.channels = s.C;
-        in.height = s.H;
-        in.width = s.W;
-        in.image_stride = s.C * s.H * s.W;
-        in.pad_top = s.pad_top;
-        in.pad_left = s.pad_left;
-        in.tiles_w = p.tiles_w;
-        in.tiles_per_image = p.tiles_per_image;
-        in.first_tile = first;
-        in.tiles = count;
-        in.nb = p.nb;
-        in.panel = nr;
-        in.v = v;
-        in.xi_stride = s.C * p.nb;
-        kernels.f32_winograd_f4k3_input(in);
-
-        const int64_t m_begin = p.m_panels * part / p.parts * mr;
-        const int64_t m_end = std::min(s.M, p.m_panels * (part + 1) / p.parts * mr);
-        for (int64_t m0 = m_begin; m0 < m_end; m0 += p.mblock) {
-          const int64_t rows = std::min(p.mblock, m_end - m0);
-          const isa::f32_gemm_params params;
-          for (int xi = 0; xi < 36; ++xi) {
-            const float* a = u.at(xi);
-            const float* vb = v + xi * in.xi_stride;
-            float* mx = m + xi * p.mblock * p.nb;
-            for (int64_t i = 0; i < rows; i += mr)
-              for (int64_t j = 0; j < p.nb; j += nr)
-                gemm(s.C, a + (m0 + i) * s.C, vb + j * s.C, mx + i * p.nb + j, p.nb,
-                                 static_cast<int>(std::min<int64_t>(mr, rows - i)), static_cast<int>(nr), params);
-          }
-          isa::winograd_output_args out{};
-          out.m = m;
-          out.rows = rows;
-          out.nb = p.nb;
-          out.xi_stride = p.mblock * p.nb;
-          out.tiles_w = p.tiles_w;
-          out.tiles_per_image = p.tiles_per_image;
-          out.first_tile = first;
-          out.tiles = count;
-          out.y = y + m0 * s.out_h * s.out_w;
-          out.out_h = s.out_h;
-          out.out_w = s.out_w;
-          out.image_stride = s.M * s.out_h * s.out_w;
-          out.bias = bias ? bias + m0 : nullptr;
-          out.clamp = clamp;
-          out.min = lo;
-          out.max = hi;
-          kernels.f32_winograd_f4k3_output(out);
-        }
+        kernels.f32_winograd_f4k3_input(input_args(first, count, v));
+        product(first, count, v, m, 0, s.M);
       }
     }
   });
