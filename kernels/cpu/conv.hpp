@@ -614,12 +614,12 @@ inline std::optional<winograd::shape> winograd_shape(const conv_geometry& g) {
 }
 
 /// Whether a shape takes the direct path (conv_direct.hpp) when W is
-/// prepacked: 2-D, one group, a window of more than one tap, not depthwise
+/// prepacked: 2-D, a window of more than one tap, not depthwise
 /// (Winograd, where it applies, is chosen first). A 1x1 window at stride 2
 /// stays with im2col's subsampled copy and the GEMM: ResNet-50's three ran
 /// 1.15 / 0.95 / 0.99 ms that way and 1.16 / 1.05 / 1.03 ms direct (1 thread).
 inline bool direct_candidate(const conv_geometry& g) {
-  return g.axes.size() == 2 && g.G == 1 && g.taps > 1 && !g.depthwise2d && g.P > isa::gemm_few_n;
+  return g.axes.size() == 2 && g.taps > 1 && !g.depthwise2d && g.P > isa::gemm_few_n;
 }
 
 /// Minimum winograd::gain for the Winograd path (see there).
@@ -732,7 +732,7 @@ result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const pla
       cp.work = layout.add<float>(cp.dw_slots * cp.dw.slot_elements);
     } else if (cp.prepacked && direct_candidate(g)) {
       const isa::table& t = isa::active();
-      if (auto dl = conv_direct::make_layout(g.axes[0], g.axes[1], g.N, g.C, g.M, t.gemm_mr, t.gemm_nr, threads)) {
+      if (auto dl = conv_direct::make_layout(g.axes[0], g.axes[1], g.G, g.Cg, g.Mg, t.gemm_mr, t.gemm_nr, threads)) {
         cp.direct = true;
         cp.dl = std::move(*dl);
         cp.work = layout.add<float>(cp.dl.input_elements + cp.dl.slots * cp.dl.stage_elements);
@@ -849,7 +849,7 @@ status run(const kernel_call& c) {
     else if (g.depthwise2d)
       depthwise2d(xp, wp, bp, yp, g, lo, hi, c.pool());
     else if (cp.direct) {
-      if (!conv_direct::run(cp.dl, g.axes[0], g.axes[1], g.N, g.C, g.M, g.K, xp, s.packed[0], bp, lo, hi, accumulate, yp,
+      if (!conv_direct::run(cp.dl, g.axes[0], g.axes[1], g.N, g.G, g.Cg, g.Mg, g.K, xp, s.packed, bp, lo, hi, accumulate, yp,
                             c.scratch_at<float>(cp.work), c.pool(), c))
         return kernel_call::stopped();
     } else if (!conv_driver(xp, yp, g, cp.split, c.scratch_at<float>(cp.work),

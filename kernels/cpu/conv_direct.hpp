@@ -52,10 +52,11 @@ struct layout {
   std::vector<std::int64_t> rows;              // K offsets into the phase planes
 };
 
-/// The layout for a 2-D window `h` x `w` over C channels into M, or nullopt
-/// where the path does not apply (a stride past 4: too many phases).
+/// The layout for a 2-D window `h` x `w` over G groups of Cg channels into
+/// Mg each, or nullopt where the path does not apply (a stride past 4: too
+/// many phases).
 inline std::optional<layout> make_layout(const ops::detail::window_axis& h, const ops::detail::window_axis& w,
-                                         std::int64_t N, std::int64_t C, std::int64_t M, int mr, int nr,
+                                         std::int64_t G, std::int64_t Cg, std::int64_t Mg, int mr, int nr,
                                          std::int64_t threads) {
   if (h.stride > 4 || w.stride > 4 || h.out <= 0 || w.out <= 0) return std::nullopt;
   layout L;
@@ -78,8 +79,8 @@ inline std::optional<layout> make_layout(const ops::detail::window_axis& h, cons
       }
     }
   const auto used = static_cast<std::int64_t>(L.phases.size());
-  L.rows.resize(static_cast<std::size_t>(C * taps));
-  for (std::int64_t c = 0; c < C; ++c)
+  L.rows.resize(static_cast<std::size_t>(Cg * taps));  // group 0's; group g's are g * Cg planes on
+  for (std::int64_t c = 0; c < Cg; ++c)
     for (std::int64_t ky = 0; ky < h.kernel; ++ky)
       for (std::int64_t kx = 0; kx < w.kernel; ++kx) {
         const std::int64_t ty = ky * h.dilation, tx = kx * w.dilation;
@@ -89,20 +90,19 @@ inline std::optional<layout> make_layout(const ops::detail::window_axis& h, cons
       }
   // Reads run up to nr - 1 past the last position of a whole panel, plus
   // the largest shift: zeros there.
-  L.input_elements = C * used * L.plane + L.wq + 2 * nr;
+  L.input_elements = G * Cg * used * L.plane + L.wq + 2 * nr;
   const std::int64_t panels = (L.positions + nr - 1) / nr;
-  const std::int64_t m_panels = (M + mr - 1) / mr;
+  const std::int64_t m_panels = (Mg + mr - 1) / mr;
   // Chunks of up to 8 panels, at least two tasks per thread where the map
   // allows; then blocks of output channels if the chunks alone are too few.
   std::int64_t per_chunk = std::clamp<std::int64_t>(panels / std::max<std::int64_t>(2 * threads, 1), 1, 8);
   L.chunk = per_chunk * nr;
   L.chunks = (panels + per_chunk - 1) / per_chunk;
-  const std::int64_t want = 2 * threads;
-  if (threads > 1 && N * L.chunks < want)
-    L.m_blocks = std::min<std::int64_t>(m_panels, (want + N * L.chunks - 1) / (N * L.chunks));
+  const std::int64_t want = 2 * threads, tasks = G * L.chunks;
+  if (threads > 1 && tasks < want) L.m_blocks = std::min<std::int64_t>(m_panels, (want + tasks - 1) / tasks);
   L.m_rows = (m_panels + L.m_blocks - 1) / L.m_blocks * mr;
   L.m_blocks = (m_panels * mr + L.m_rows - 1) / L.m_rows;
-  L.slots = std::max<std::int64_t>(1, std::min<std::int64_t>(threads, N * L.chunks * L.m_blocks));
+  L.slots = std::max<std::int64_t>(1, std::min<std::int64_t>(threads, G * L.chunks * L.m_blocks));
   L.stage_elements = L.m_rows * L.chunk;
   return L;
 }
@@ -142,19 +142,21 @@ inline void build_planes(const layout& L, const ops::detail::window_axis& h, con
   std::fill(dst + C * used * L.plane, dst + L.input_elements, 0.0f);
 }
 
-/// Y (M x out_h x out_w per image) = clamp(W * X + bias (+ Y when
-/// `accumulate`), lo, hi). `scratch` holds input_elements + slots *
-/// stage_elements floats. False when the run was told to stop.
+/// Y (G x Mg x out_h x out_w per image) = clamp(W * X + bias (+ Y when
+/// `accumulate`), lo, hi), group g's W in wp[g] (K = Cg x taps).
+/// `scratch` holds input_elements + slots * stage_elements floats. False
+/// when the run was told to stop.
 inline bool run(const layout& L, const ops::detail::window_axis& h, const ops::detail::window_axis& w,
-                std::int64_t N, std::int64_t C, std::int64_t M, std::int64_t K, const float* x, const packed_a& wp,
-                const float* bias, float lo, float hi, bool accumulate, float* y, float* scratch,
-                const thread_pool* pool, const kernel_call& call) {
+                std::int64_t N, std::int64_t G, std::int64_t Cg, std::int64_t Mg, std::int64_t K, const float* x,
+                const std::vector<packed_a>& wp, const float* bias, float lo, float hi, bool accumulate, float* y,
+                float* scratch, const thread_pool* pool, const kernel_call& call) {
   const isa::table& t = isa::active();
   const int mr = t.gemm_mr, nr = t.gemm_nr;
-  const std::int64_t a_panels = (M + mr - 1) / mr, out_plane = L.out_h * L.out_w;
+  const std::int64_t C = G * Cg, M = G * Mg, a_panels = (Mg + mr - 1) / mr, out_plane = L.out_h * L.out_w;
+  const std::int64_t group_planes = Cg * static_cast<std::int64_t>(L.phases.size()) * L.plane;
   float* planes = scratch;
   float* stages = scratch + L.input_elements;
-  const std::int64_t tasks = L.chunks * L.m_blocks;
+  const std::int64_t tasks = G * L.chunks * L.m_blocks;
   const bool clamp = lo > -std::numeric_limits<float>::infinity() || hi < std::numeric_limits<float>::infinity();
   for (std::int64_t n = 0; n < N; ++n) {
     if (call.stop_requested()) return false;
@@ -169,9 +171,13 @@ inline bool run(const layout& L, const ops::detail::window_axis& h, const ops::d
             stop.store(true, std::memory_order_relaxed);
             return;
           }
-          const std::int64_t p0 = (task / L.m_blocks) * L.chunk, p1 = std::min(p0 + L.chunk, L.positions);
-          const std::int64_t i0 = (task % L.m_blocks) * L.m_rows, i1 = std::min(i0 + L.m_rows, M);
+          const std::int64_t g = task / (L.chunks * L.m_blocks), in_group = task % (L.chunks * L.m_blocks);
+          const std::int64_t p0 = (in_group / L.m_blocks) * L.chunk, p1 = std::min(p0 + L.chunk, L.positions);
+          const std::int64_t i0 = (in_group % L.m_blocks) * L.m_rows, i1 = std::min(i0 + L.m_rows, Mg);
           if (i0 >= i1) continue;
+          const float* gplanes = planes + g * group_planes;
+          float* yg = yn + g * Mg * out_plane;
+          const float* gbias = bias ? bias + g * Mg : nullptr;
           // A panel of nr positions inside one output row's valid columns
           // goes straight to Y (row stride: Y's channel plane), with the
           // bias, the residual already in Y and the clamp in the kernel's
@@ -184,7 +190,7 @@ inline bool run(const layout& L, const ops::detail::window_axis& h, const ops::d
           for (std::int64_t pc = 0; pc < K; pc += gemm_kc_block) {
             const std::int64_t kc = std::min(gemm_kc_block, K - pc);
             const bool last = pc + kc >= K;
-            const float* block = wp.data() + pc * a_panels * mr;
+            const float* block = wp[static_cast<std::size_t>(g)].data() + pc * a_panels * mr;
             for (std::int64_t jr = 0; jr < p1 - p0; jr += nr) {
               const bool to_y = straight(jr);
               const std::int64_t p = p0 + jr;
@@ -192,13 +198,13 @@ inline bool run(const layout& L, const ops::detail::window_axis& h, const ops::d
                 isa::f32_gemm_params prm;
                 prm.beta = pc > 0 || (to_y && accumulate) ? 1.0f : 0.0f;
                 if (last) {
-                  prm.row_bias = bias ? bias + ir : nullptr;
+                  prm.row_bias = gbias ? gbias + ir : nullptr;
                   prm.clamp = clamp && (to_y || !accumulate);
                   prm.min = lo, prm.max = hi;
                 }
-                float* dst = to_y ? yn + ir * out_plane + (p / L.wq) * L.out_w + p % L.wq
+                float* dst = to_y ? yg + ir * out_plane + (p / L.wq) * L.out_w + p % L.wq
                                   : stage + (ir - i0) * L.chunk + jr;
-                t.f32_gemm_rows(kc, block + (ir / mr) * kc * mr, planes + p, L.rows.data() + pc, dst,
+                t.f32_gemm_rows(kc, block + (ir / mr) * kc * mr, gplanes + p, L.rows.data() + pc, dst,
                                 to_y ? out_plane : L.chunk, static_cast<int>(std::min<std::int64_t>(mr, i1 - ir)), nr,
                                 prm);
               }
@@ -215,7 +221,7 @@ inline bool run(const layout& L, const ops::detail::window_axis& h, const ops::d
               const std::int64_t cnt = xb - xa;
               for (std::int64_t i = i0; i < i1; ++i) {
                 const float* src = stage + (i - i0) * L.chunk + (oy * L.wq + xa - p0);
-                float* d = yn + i * out_plane + oy * L.out_w + xa;
+                float* d = yg + i * out_plane + oy * L.out_w + xa;
                 if (!accumulate) {  // bias and clamp done in the kernel
                   std::memcpy(d, src, sizeof(float) * static_cast<std::size_t>(cnt));
                   continue;

@@ -13,6 +13,12 @@
 
 namespace onyx::kernels::cpu::isa::avx512 {
 
+// GCC 12's masked intrinsics (vscalefps in exp, among others) pass an
+// undefined vector as the masked-off source and then warn that it may be
+// uninitialized (GCC PR 105593).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+
 using vec = xsimd::batch<float, xsimd::avx512bw>;
 #include "kernels/cpu/isa/f32_kernels.ipp"
 
