@@ -44,7 +44,8 @@ struct layout {
   std::vector<std::int64_t> phases;            // the phases some tap reads (a * sw + b), each a plane per channel
   std::int64_t out_h = 0, out_w = 0;
   std::int64_t positions = 0;                  // out_h * wq, the extra columns included
-  std::int64_t chunk = 0, chunks = 0;          // positions per task (whole nr panels)
+  std::int64_t panels = 0;                     // of nr positions, the last one part
+  std::int64_t chunk = 0, chunks = 0;          // the widest task's positions (whole panels); tasks
   std::int64_t m_rows = 0, m_blocks = 1;       // output channels per task (whole mr panels)
   std::int64_t slots = 1;                      // threads, one staging buffer each
   std::int64_t input_elements = 0;             // the phase planes of one image, with slack
@@ -93,11 +94,19 @@ inline std::optional<layout> make_layout(const ops::detail::window_axis& h, cons
   L.input_elements = G * Cg * used * L.plane + L.wq + 2 * nr;
   const std::int64_t panels = (L.positions + nr - 1) / nr;
   const std::int64_t m_panels = (Mg + mr - 1) / mr;
-  // Chunks of up to 8 panels, at least two tasks per thread where the map
-  // allows; then blocks of output channels if the chunks alone are too few.
-  std::int64_t per_chunk = std::clamp<std::int64_t>(panels / std::max<std::int64_t>(2 * threads, 1), 1, 8);
-  L.chunk = per_chunk * nr;
-  L.chunks = (panels + per_chunk - 1) / per_chunk;
+  // Chunks of at most 8 panels, within one panel of each other (chunk i
+  // holds panels [panels i / chunks, panels (i + 1) / chunks)), at least two
+  // per thread where the map allows and as many as makes the tasks a
+  // multiple of the threads; then blocks of output channels if the chunks
+  // alone are too few. (Chunks of a fixed 6 panels left ResNet-50's 128x56x56
+  // stride-2 layer 1.4x faster on two threads than on one.)
+  L.panels = panels;
+  L.chunks = (panels + 7) / 8;
+  if (threads > 1) {
+    L.chunks = std::max(L.chunks, std::min(panels, 2 * threads));
+    while ((G * L.chunks) % threads != 0 && L.chunks < panels) ++L.chunks;
+  }
+  L.chunk = (panels + L.chunks - 1) / L.chunks * nr;  // the widest chunk
   const std::int64_t want = 2 * threads, tasks = G * L.chunks;
   if (threads > 1 && tasks < want) L.m_blocks = std::min<std::int64_t>(m_panels, (want + tasks - 1) / tasks);
   L.m_rows = (m_panels + L.m_blocks - 1) / L.m_blocks * mr;
@@ -172,7 +181,9 @@ inline bool run(const layout& L, const ops::detail::window_axis& h, const ops::d
             return;
           }
           const std::int64_t g = task / (L.chunks * L.m_blocks), in_group = task % (L.chunks * L.m_blocks);
-          const std::int64_t p0 = (in_group / L.m_blocks) * L.chunk, p1 = std::min(p0 + L.chunk, L.positions);
+          const std::int64_t chunk = in_group / L.m_blocks;
+          const std::int64_t p0 = L.panels * chunk / L.chunks * nr;
+          const std::int64_t p1 = std::min(L.panels * (chunk + 1) / L.chunks * nr, L.positions);
           const std::int64_t i0 = (in_group % L.m_blocks) * L.m_rows, i1 = std::min(i0 + L.m_rows, Mg);
           if (i0 >= i1) continue;
           const float* gplanes = planes + g * group_planes;
