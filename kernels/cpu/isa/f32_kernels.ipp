@@ -498,6 +498,34 @@ V exp_of(V x) {
   return where(is_nan(x), x, y);
 }
 
+// exp_of for x <= 0 or NaN (softmax's x - max): on x86 the lower clamp is
+// one vmaxps(-104, x), which passes a NaN x through (the second operand), so
+// neither the overflow test nor the NaN blend is needed; the same bits as
+// exp_of there.
+template <class V>
+V exp_nonpositive(V x) {
+#if defined(__SSE2__)
+  const V xc = xsimd::max(V(-104.0f), x);
+  const V n = round_small(xc * V(1.44269504088896341f));
+  V r = fmadd(n, V(-0.693359375f), xc);
+  r = fmadd(n, V(2.12194440e-4f), r);
+  V y(1.9875691500e-4f);
+  y = fmadd(y, r, V(1.3981999507e-3f));
+  y = fmadd(y, r, V(8.3334519073e-3f));
+  y = fmadd(y, r, V(4.1665795894e-2f));
+  y = fmadd(y, r, V(1.6666665459e-1f));
+  y = fmadd(y, r, V(5.0000001201e-1f));
+  y = fmadd(y, r * r, r) + V(1.0f);
+#if defined(__AVX512F__)
+  if constexpr (lanes_of<V> == 16) return V(_mm512_scalef_ps(y, n));
+#endif
+  const V n1 = half_floor(n);
+  return y * pow2i(n1) * pow2i(n - n1);
+#else
+  return exp_of(x);
+#endif
+}
+
 template <class V>
 V logistic_of(V x) {
   return divide(V(1.0f), V(1.0f) + exp_of(V(0.0f) - x));
@@ -616,26 +644,46 @@ void softmax_row(const float* x, float* y, std::int64_t n) {
   for (int l = 0; l < lanes; ++l) t[l] = -inf;
   std::memcpy(t, x + whole, sizeof(float) * (n - whole));
 
-  vec vmax = load_vec(t);
-  for (std::int64_t i = 0; i < whole; i += lanes) {
-    const vec v = load_vec(x + i);
-    vmax = where(v > vmax, v, vmax);
+  // Two running maxima and two sums: one chain each was the row's latency
+  // (BERT's 128-wide rows are 8 vectors). A NaN in x is skipped by the max
+  // (where / vmaxps with the running max second) and reaches the output
+  // through exp.
+  const auto larger = [](vec v, vec acc) {
+#if defined(__SSE2__)
+    return xsimd::max(v, acc);  // maxps returns its second operand when either is NaN
+#else
+    return where(v > acc, v, acc);
+#endif
+  };
+  vec vmax0 = load_vec(t), vmax1(-inf);
+  std::int64_t i = 0;
+  for (; i + 2 * lanes <= whole; i += 2 * lanes) {
+    vmax0 = larger(load_vec(x + i), vmax0);
+    vmax1 = larger(load_vec(x + i + lanes), vmax1);
   }
-  const vec m(reduce_max(vmax));
+  if (i < whole) vmax0 = larger(load_vec(x + i), vmax0);
+  const vec m(reduce_max(larger(vmax1, vmax0)));
 
-  vec sum(0.0f);
-  for (std::int64_t i = 0; i < whole; i += lanes) {
-    const vec e = exp_of(load_vec(x + i) - m);
+  vec sum0(0.0f), sum1(0.0f);
+  for (i = 0; i + 2 * lanes <= whole; i += 2 * lanes) {
+    const vec e0 = exp_nonpositive(load_vec(x + i) - m), e1 = exp_nonpositive(load_vec(x + i + lanes) - m);
+    store_vec(y + i, e0);
+    store_vec(y + i + lanes, e1);
+    sum0 = sum0 + e0;
+    sum1 = sum1 + e1;
+  }
+  if (i < whole) {
+    const vec e = exp_nonpositive(load_vec(x + i) - m);
     store_vec(y + i, e);
-    sum = sum + e;
+    sum0 = sum0 + e;
   }
   if (whole < n) {  // the tail, padded with -inf (exp 0)
-    const vec e = exp_of(load_vec(t) - m);
+    const vec e = exp_nonpositive(load_vec(t) - m);
     store_vec(t, e);
-    sum = sum + e;
+    sum1 = sum1 + e;
   }
 
-  const vec scale(1.0f / reduce_add(sum));
+  const vec scale(1.0f / reduce_add(sum0 + sum1));
   for (std::int64_t i = 0; i < whole; i += lanes) store_vec(y + i, load_vec(y + i) * scale);
   if (whole < n) {
     store_vec(t, load_vec(t) * scale);
