@@ -14,6 +14,9 @@
 //     float64 and dilation along W: the direct scalar loops of depthwise2d).
 //   - 3x3, stride 1, dilation 1, one group, where winograd::gain says so:
 //     Winograd F(4x4, 3x3) (winograd.hpp), weights transformed at prepare time.
+//   - other 2-D windows of more than one tap with W prepacked: the direct
+//     path (conv_direct.hpp), the input split by stride phase and read in
+//     place by the micro-kernel, no im2col.
 //   - work split: columns of col in tiles of about 256 KiB of col, tasks over
 //     images x groups x tiles with a serial GEMM each; when there are fewer
 //     tasks than threads (small late layers at batch 1), the whole col is built

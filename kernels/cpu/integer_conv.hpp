@@ -5,7 +5,10 @@
 // the GEMM's A with one zero point per output channel, col its B. col is X
 // itself for a 1x1 window with stride 1 and no padding; otherwise the im2col
 // matrix, built in slices of output positions (padding holds X's zero point,
-// which stands for 0). Depthwise convolutions (one input channel per group
+// which stands for 0). Stride-1 2-D convolutions of one group with one
+// weight zero point run a direct kernel where the level has one (VNNI:
+// q8_conv_direct, the input in a flat padded plane of four channels per
+// group, no im2col). Depthwise convolutions (one input channel per group
 // and one output channel) run the float depthwise kernel instead, exact for
 // up to 256 taps (else a direct int32 loop), where a GEMM would have one row.
 // QLinearConv requantizes each finished block:
