@@ -1130,10 +1130,15 @@ void pool_rows(const isa::pool_args& a) {
   const float init_s = Max ? -inf : 0.0f;
   const vec init(init_s);
   const auto combine = [](vec acc, vec v) {
-    if constexpr (Max)
+    if constexpr (Max) {
+#if defined(__SSE2__)
+      return xsimd::max(v, acc);  // one maxps; it returns acc when v is NaN, as the blend did
+#else
       return where(v > acc, v, acc);
-    else
+#endif
+    } else {
       return acc + v;
+    }
   };
   const std::int64_t W = a.width, step = a.dilation_h * W;
   const std::int64_t row_floats = isa::pool_row_floats(W, a.pad_left, a.out_w, a.kw, a.stride_w);
