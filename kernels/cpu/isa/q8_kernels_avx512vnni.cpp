@@ -19,19 +19,25 @@
 
 namespace onyx::kernels::cpu::isa::avx512vnni {
 
-void u8s8_gemm__avx512vnni_8x32(std::int64_t groups, const void* av, const void* bv, std::int32_t* c,
-                                std::int64_t ldc, int m, int n, bool accumulate, const void* prefetch) {
-  constexpr int mr = 8;
-  const auto* a = static_cast<const std::uint8_t*>(av);
-  const auto* b = static_cast<const std::int8_t*>(bv);
-  const char* pf = static_cast<const char*>(prefetch);
+namespace {
+
+// The 8 x 32 int32 tile of both kernels below: row i in c0[i] (columns 0-15)
+// and c1[i] (16-31), in registers. Indexed by constants only: indexing the
+// accumulators by a runtime row count made GCC keep them addressable and copy
+// all 16 between registers on every step (32 moves per 16 vpdpbusd: 560
+// GOP/s of the 1000 the instruction gives), so the tile leaves through
+// spill() into memory and the callers' loops over m read that.
+struct tile_8x32 {
+  static constexpr int mr = 8;
   __m512i c0[mr], c1[mr];
-  for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm512_setzero_si512();
-  for (std::int64_t p = 0; p < groups; ++p, a += mr * 4, b += 128) {
-    if (pf) {  // two lines per group, like b
-      _mm_prefetch(pf + p * 128, _MM_HINT_T0);
-      _mm_prefetch(pf + p * 128 + 64, _MM_HINT_T0);
-    }
+
+  [[gnu::always_inline]] tile_8x32() {
+#pragma GCC unroll 8
+    for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm512_setzero_si512();
+  }
+  // One group of four K steps: the four bytes of each of A's 8 rows at a,
+  // broadcast, against the 32 columns of B's group at b (128 bytes).
+  [[gnu::always_inline]] void step(const std::uint8_t* a, const std::int8_t* b) {
     const __m512i b0 = _mm512_loadu_si512(b);
     const __m512i b1 = _mm512_loadu_si512(b + 64);
 #pragma GCC unroll 8
@@ -43,16 +49,33 @@ void u8s8_gemm__avx512vnni_8x32(std::int64_t groups, const void* av, const void*
       c1[i] = _mm512_dpbusd_epi32(c1[i], ai, b1);
     }
   }
-  // The tile leaves the registers by constant indices only: indexing c0/c1
-  // by the runtime m below made GCC keep them addressable and copy all 16
-  // accumulators between registers on every step of the loop above (32
-  // moves per 16 vpdpbusd: 560 GOP/s of the 1000 the instruction gives).
-  alignas(64) std::int32_t tile[mr][32];
+  [[gnu::always_inline]] void spill(std::int32_t (&tile)[mr][32]) const {
 #pragma GCC unroll 8
-  for (int i = 0; i < mr; ++i) {
-    _mm512_store_si512(tile[i], c0[i]);
-    _mm512_store_si512(tile[i] + 16, c1[i]);
+    for (int i = 0; i < mr; ++i) {
+      _mm512_store_si512(tile[i], c0[i]);
+      _mm512_store_si512(tile[i] + 16, c1[i]);
+    }
   }
+};
+
+}  // namespace
+
+void u8s8_gemm__avx512vnni_8x32(std::int64_t groups, const void* av, const void* bv, std::int32_t* c,
+                                std::int64_t ldc, int m, int n, bool accumulate, const void* prefetch) {
+  constexpr int mr = tile_8x32::mr;
+  const auto* a = static_cast<const std::uint8_t*>(av);
+  const auto* b = static_cast<const std::int8_t*>(bv);
+  const char* pf = static_cast<const char*>(prefetch);
+  tile_8x32 acc;
+  for (std::int64_t p = 0; p < groups; ++p, a += mr * 4, b += 128) {
+    if (pf) {  // two lines per group, like b
+      _mm_prefetch(pf + p * 128, _MM_HINT_T0);
+      _mm_prefetch(pf + p * 128 + 64, _MM_HINT_T0);
+    }
+    acc.step(a, b);
+  }
+  alignas(64) std::int32_t tile[mr][32];
+  acc.spill(tile);
   const __mmask16 k0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
   const __mmask16 k1 = n >= 32 ? __mmask16(0xFFFF) : n <= 16 ? __mmask16(0) : __mmask16((1u << (n - 16)) - 1);
   for (int i = 0; i < m; ++i) {
@@ -70,32 +93,15 @@ void u8s8_gemm__avx512vnni_8x32(std::int64_t groups, const void* av, const void*
 void u8s8_conv__avx512vnni_8x32(std::int64_t taps, const std::int64_t* offsets, std::int64_t groups,
                                 std::int64_t b_stride, const void* av, const void* bv, std::int32_t* c,
                                 std::int64_t ldc, int m) {
-  constexpr int mr = 8;
+  constexpr int mr = tile_8x32::mr;
   const auto* a = static_cast<const std::uint8_t*>(av);
-  __m512i c0[mr], c1[mr];
-  for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm512_setzero_si512();
+  tile_8x32 acc;
   for (std::int64_t t = 0; t < taps; ++t) {
     const auto* b = static_cast<const std::int8_t*>(bv) + offsets[t];
-    for (std::int64_t q = 0; q < groups; ++q, a += mr * 4, b += b_stride) {
-      const __m512i b0 = _mm512_loadu_si512(b);
-      const __m512i b1 = _mm512_loadu_si512(b + 64);
-#pragma GCC unroll 8
-      for (int i = 0; i < mr; ++i) {
-        std::int32_t quad;
-        std::memcpy(&quad, a + i * 4, sizeof quad);
-        const __m512i ai = _mm512_set1_epi32(quad);
-        c0[i] = _mm512_dpbusd_epi32(c0[i], ai, b0);
-        c1[i] = _mm512_dpbusd_epi32(c1[i], ai, b1);
-      }
-    }
+    for (std::int64_t q = 0; q < groups; ++q, a += mr * 4, b += b_stride) acc.step(a, b);
   }
-  // Out through constant indices only (see u8s8_gemm above).
   alignas(64) std::int32_t tile[mr][32];
-#pragma GCC unroll 8
-  for (int i = 0; i < mr; ++i) {
-    _mm512_store_si512(tile[i], c0[i]);
-    _mm512_store_si512(tile[i] + 16, c1[i]);
-  }
+  acc.spill(tile);
   for (int i = 0; i < m; ++i) {
     _mm512_storeu_si512(c + i * ldc, _mm512_load_si512(tile[i]));
     _mm512_storeu_si512(c + i * ldc + 16, _mm512_load_si512(tile[i] + 16));
