@@ -41,15 +41,9 @@ inline result<std::vector<float>> float_per_index(const kernel_call& c, int i, s
 /// row r of the block at y + r * ld; scale and bias (null: none) start at the
 /// block's first column. Two roundings, as Cast -> Mul -> Add.
 inline void write_dequantized(const q8_block& blk, float* y, std::int64_t ld, const float* scale, const float* bias) {
-  using u32 = std::uint32_t;
-  const std::int32_t* col = blk.col_add;
   for (std::int64_t r = 0; r < blk.rows; ++r) {
-    const std::int32_t* acc = blk.acc + r * blk.ld;
-    const u32 row = static_cast<u32>(blk.row_term(r));
     float* yr = y + r * ld;
-    const auto exact = [&](std::int64_t j) {
-      return static_cast<float>(static_cast<std::int32_t>(static_cast<u32>(acc[j]) + row + (col ? static_cast<u32>(col[j]) : 0u)));
-    };
+    const auto exact = [&](std::int64_t j) { return static_cast<float>(blk.at(r, j)); };
     if (bias) {
       for (std::int64_t j = 0; j < blk.cols; ++j) {
         const float v = exact(j) * scale[j];
@@ -147,17 +141,10 @@ template <> struct kernel<ops::fused::DynamicQuantizeConv, cpu> {
     float* out = y.data<float>();
     return q8_conv(c, c.attrs(), xq, dtype::uint8, x.shape(), {x_zero}, 1, zero_points(c, 3), y.shape(),
                    [&](std::int64_t at, std::int64_t oc, const q8_block& blk) {
-                     using u32 = std::uint32_t;
-                     const std::int32_t* col = blk.col_add;
                      for (std::int64_t r = 0; r < blk.rows; ++r) {
                        const float s = scale[static_cast<std::size_t>(oc + r)];
                        const float bb = bias[static_cast<std::size_t>(oc + r)];
-                       const std::int32_t* acc = blk.acc + r * blk.ld;
-                       const u32 row = static_cast<u32>(blk.row_term(r));
-                       const auto exact = [&](std::int64_t j) {
-                         return static_cast<float>(
-                             static_cast<std::int32_t>(static_cast<u32>(acc[j]) + row + (col ? static_cast<u32>(col[j]) : 0u)));
-                       };
+                       const auto exact = [&](std::int64_t j) { return static_cast<float>(blk.at(r, j)); };
                        float* yr = out + at + r * plane;
                        if (has_bias) {
                          for (std::int64_t j = 0; j < blk.cols; ++j) {
