@@ -198,12 +198,10 @@ status q8_conv_direct(const kernel_call& c, const q8_direct_weights& dw, const s
         for (std::int64_t q = 0; q < groups; ++q) {
           const int real = static_cast<int>(std::min<std::int64_t>(4, ch - q * 4));
           std::uint8_t* row = packed.data() + (q * plane + yy * wp) * 4;
+          // borders: columns [0, lo) and [hi, wp), the whole row above or below the image
           const std::int64_t lo = inside ? gw.pad_begin : wp, hi = inside ? gw.pad_begin + gw.in : wp;
-          for (std::int64_t x = 0; x < wp; ++x) {
-            if (x == lo) x = hi;
-            if (x >= wp) break;
-            std::memcpy(row + x * 4, border[real - 1], 4);
-          }
+          for (std::int64_t x = 0; x < lo; ++x) std::memcpy(row + x * 4, border[real - 1], 4);
+          for (std::int64_t x = hi; x < wp; ++x) std::memcpy(row + x * 4, border[real - 1], 4);
           if (inside) {
             const std::uint8_t* r[4];
             for (int i = 0; i < 4; ++i)
