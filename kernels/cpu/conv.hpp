@@ -524,15 +524,14 @@ bool conv_driver(const T* x, T* y, const conv_geometry& g, const conv_split& sp,
                  const thread_pool* pool, const kernel_call& c) {
   const std::int64_t x_group = g.Cg * g.in_size, y_group = g.Mg * g.P;
   const std::int64_t tile = sp.tile, tiles = sp.tiles, tasks = sp.tasks, slots = sp.slots;
+  const std::int64_t nr = isa::active().gemm_nr;
   // Tile i's columns [p0, p1): whole tiles of `tile` for a 1x1 conv (one tile
-  // of all P), else tiles within one panel of each other.
-  const std::int64_t col_panels_n = (g.P + isa::active().gemm_nr - 1) / isa::active().gemm_nr;
+  // of all P), else tiles within one panel of each other (split_conv).
+  const std::int64_t p_panels = (g.P + nr - 1) / nr;
   const auto tile_range = [&](std::int64_t i) -> std::pair<std::int64_t, std::int64_t> {
     if (g.pointwise) return {i * tile, std::min((i + 1) * tile, g.P)};
-    const std::int64_t nr_ = isa::active().gemm_nr;
-    return {std::min(col_panels_n * i / tiles * nr_, g.P), std::min(col_panels_n * (i + 1) / tiles * nr_, g.P)};
+    return {std::min(p_panels * i / tiles * nr, g.P), std::min(p_panels * (i + 1) / tiles * nr, g.P)};
   };
-  const std::int64_t nr = isa::active().gemm_nr;
   // f32 with prepacked W: im2col writes the GEMM's packed panels directly.
   const bool panels = std::is_same_v<T, float> && gemm.takes_panels();
   // f32 over a few positions: col transposed (im2col_columns) for the
