@@ -472,9 +472,10 @@ void strided_copy(const float* src, std::int64_t stride, std::int64_t n, float* 
 // (Cephes expf coefficients, rel err ~1e-7). x is clamped to [-104, ln FLT_MAX]
 // and 2^n is applied as two factors, so n in [-150, 128] works and subnormal
 // results come out gradual; x > ln FLT_MAX gives inf, NaN stays NaN.
+// e^xc for xc already in [-104, ln FLT_MAX] (or NaN): the reduction, the
+// polynomial and the scaling by 2^n that exp_of and exp_nonpositive share.
 template <class V>
-V exp_of(V x) {
-  const V xc = clamp_to(x, V(-104.0f), V(88.72283935546875f));
+V exp_clamped(V xc) {
   const V n = round_small(xc * V(1.44269504088896341f));
   V r = fmadd(n, V(-0.693359375f), xc);
   r = fmadd(n, V(2.12194440e-4f), r);
@@ -486,16 +487,16 @@ V exp_of(V x) {
   y = fmadd(y, r, V(5.0000001201e-1f));
   y = fmadd(y, r * r, r) + V(1.0f);
 #if defined(__AVX512F__)
-  if constexpr (lanes_of<V> == 16) {
-    y = V(_mm512_scalef_ps(y, n));  // y * 2^n in one step, subnormal results included
-  } else
+  if constexpr (lanes_of<V> == 16) return V(_mm512_scalef_ps(y, n));  // y * 2^n in one step, subnormal results included
 #endif
-  {
-    const V n1 = half_floor(n);  // n in [-150, 128]: two factors, each a normal power of two
-    y = y * pow2i(n1) * pow2i(n - n1);
-  }
-  y = where(x > V(88.72283935546875f), V(inf), y);
-  return where(is_nan(x), x, y);
+  const V n1 = half_floor(n);  // n in [-150, 128]: two factors, each a normal power of two
+  return y * pow2i(n1) * pow2i(n - n1);
+}
+
+template <class V>
+V exp_of(V x) {
+  const V y = exp_clamped(clamp_to(x, V(-104.0f), V(88.72283935546875f)));
+  return where(is_nan(x), x, where(x > V(88.72283935546875f), V(inf), y));
 }
 
 // exp_of for x <= 0 or NaN (softmax's x - max): on x86 the lower clamp is
@@ -505,22 +506,7 @@ V exp_of(V x) {
 template <class V>
 V exp_nonpositive(V x) {
 #if defined(__SSE2__)
-  const V xc = xsimd::max(V(-104.0f), x);
-  const V n = round_small(xc * V(1.44269504088896341f));
-  V r = fmadd(n, V(-0.693359375f), xc);
-  r = fmadd(n, V(2.12194440e-4f), r);
-  V y(1.9875691500e-4f);
-  y = fmadd(y, r, V(1.3981999507e-3f));
-  y = fmadd(y, r, V(8.3334519073e-3f));
-  y = fmadd(y, r, V(4.1665795894e-2f));
-  y = fmadd(y, r, V(1.6666665459e-1f));
-  y = fmadd(y, r, V(5.0000001201e-1f));
-  y = fmadd(y, r * r, r) + V(1.0f);
-#if defined(__AVX512F__)
-  if constexpr (lanes_of<V> == 16) return V(_mm512_scalef_ps(y, n));
-#endif
-  const V n1 = half_floor(n);
-  return y * pow2i(n1) * pow2i(n - n1);
+  return exp_clamped(xsimd::max(V(-104.0f), x));
 #else
   return exp_of(x);
 #endif
