@@ -31,6 +31,7 @@
 #include <optional>
 #include <vector>
 
+#include "kernels/cpu/padded_plane.hpp"
 #include "kernels/cpu/sgemm.hpp"
 #include "onyx/core/parallel.hpp"
 #include "onyx/ops/detail/sliding_window.hpp"
@@ -54,12 +55,21 @@ struct layout {
 };
 
 /// The layout for a 2-D window `h` x `w` over G groups of Cg channels into
-/// Mg each, or nullopt where the path does not apply (a stride past 4: too
-/// many phases).
+/// Mg each, or nullopt where the path does not apply: a stride past 4 (too
+/// many phases), or planes far larger than the input (a vast padding:
+/// padded_copy_fits).
 inline std::optional<layout> make_layout(const ops::detail::window_axis& h, const ops::detail::window_axis& w,
                                          std::int64_t G, std::int64_t Cg, std::int64_t Mg, int mr, int nr,
                                          std::int64_t threads) {
   if (h.stride > 4 || w.stride > 4 || h.out <= 0 || w.out <= 0) return std::nullopt;
+  {  // the phase planes together hold about the padded input: not a vast padding
+    const auto extent = [](const ops::detail::window_axis& ax) {
+      return static_cast<double>(ax.out) +
+             static_cast<double>((ax.kernel - 1) * ax.dilation / ax.stride);  // rows of a phase plane
+    };
+    const double planes = extent(h) * extent(w) * static_cast<double>(h.stride * w.stride);
+    if (!padded_copy_fits(planes, h.in, w.in)) return std::nullopt;
+  }
   layout L;
   L.sh = h.stride, L.sw = w.stride;
   L.out_h = h.out, L.out_w = w.out;

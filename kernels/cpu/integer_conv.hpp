@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "kernels/cpu/isa/isa.hpp"
@@ -60,6 +61,18 @@ inline q8_direct_weights pack_direct_weights(const std::uint8_t* w, bool w_signe
   return d;
 }
 
+/// Whether the padded plane of q8_conv_direct and of the int16 depthwise
+/// loop (hp x wp positions, counted in double) is worth laying out: not
+/// where the padding dwarfs the image (padded_copy_fits).
+inline bool q8_padded_plane_fits(const ops::detail::window_axis& h, const ops::detail::window_axis& w) {
+  const auto extent = [](const ops::detail::window_axis& ax) {
+    return std::max(static_cast<double>(ax.pad_begin) + static_cast<double>(ax.in),
+                    static_cast<double>(ax.out - 1) * static_cast<double>(ax.stride) +
+                        static_cast<double>(ax.kernel - 1) * static_cast<double>(ax.dilation) + 1);
+  };
+  return padded_copy_fits(extent(h) * extent(w), h.in, w.in);
+}
+
 /// Whether a convolution runs the direct 2-D kernel: one group, not
 /// depthwise, a window of more than one tap, stride 1 (output positions next
 /// to each other read input positions next to each other), and a level that
@@ -93,10 +106,20 @@ inline q8_conv_state prepare_q8_conv(const prepare_info_base& p, const ops::deta
       const auto* zb = static_cast<const std::uint8_t*>(z->raw());
       uniform = std::all_of(zb, zb + z->size(), [&](std::uint8_t v) { return v == zb[0]; });
     }
-    if (uniform) {
+    // X's extents, when fixed, tell whether run takes the direct path (not
+    // under a padding that dwarfs the image): W is released only then, and
+    // packed for the GEMM instead where it does not.
+    std::optional<bool> planes_fit;
+    if (const auto x = p.input(0).shape.concrete_extents(); x && x->size() == 4) {
+      const std::int64_t wk[2] = {w->dim(2), w->dim(3)}, in[2] = {(*x)[2], (*x)[3]};
+      auto win = ops::detail::conv_window(attrs, 2, wk);
+      auto geo = win ? ops::detail::window_geometry(*win, in) : result<std::vector<ops::detail::window_axis>>(win.error());
+      if (geo) planes_fit = q8_padded_plane_fits((*geo)[0], (*geo)[1]);
+    }
+    if (uniform && planes_fit != false) {
       s.direct = pack_direct_weights(static_cast<const std::uint8_t*>(w->raw()), w->type() == dtype::int8, m, w->dim(1),
                                      w->dim(2) * w->dim(3), isa::q8_active().mr);
-      p.consume_constant(w_in);  // run reads the direct layout only
+      if (planes_fit == true) p.consume_constant(w_in);  // run reads the direct layout only
       return s;
     }
   }
@@ -275,10 +298,13 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
   }
   if (out_plane != element_count(extents(y_shape.begin() + 2, y_shape.end())))
     return status(errc::internal, "integer conv: output extents disagree with the window geometry");
-  // offset[o * taps + t]: input offset of tap t for output position o within a channel plane, or -1 (padding)
   const bool two_d = spatial == 2;
+  const bool padded_planes = two_d && q8_padded_plane_fits(geo[0], geo[1]);
+  // offset[o * taps + t]: input offset of tap t for output position o within
+  // a channel plane, or -1 (padding), for the loops that use it: N-d windows
+  // and a 2-D depthwise one without its padded plane.
   std::vector<std::int64_t> offset;
-  if (!pointwise && !two_d) {
+  if (!pointwise && (!two_d || (cg == 1 && mg == 1 && !padded_planes))) {
     offset.resize(static_cast<std::size_t>(out_plane * taps));
     for (std::int64_t o = 0; o < out_plane; ++o)
       for (std::int64_t t = 0; t < taps; ++t) {
@@ -298,7 +324,7 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
   const auto* wb = static_cast<const std::uint8_t*>(w.raw());
   const bool x_signed = x_type == dtype::int8, w_signed = w.type() == dtype::int8;
   const q8_conv_state* state = c.state_ ? &c.state<q8_conv_state>() : nullptr;
-  if (two_d && direct_conv_fits(attrs, w.shape()) &&
+  if (padded_planes && direct_conv_fits(attrs, w.shape()) &&
       std::all_of(zw.begin(), zw.end(), [&](std::int32_t v) { return v == zw[0]; })) {
     if (state && !state->direct.empty())
       return q8_conv_direct(c, state->direct, xb, x_signed, x_shape, zx[0], zw[0], m, geo[0], geo[1], emit);
@@ -344,7 +370,7 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
     });
     return ok();
   }
-  if (cg == 1 && mg == 1 && two_d) {
+  if (cg == 1 && mg == 1 && padded_planes) {
     // depthwise 2-D: the channel's plane as int16 (x - zx) with zero borders,
     // then per output row and tap acc[ow] += w * plane[row][ow * sw + kx * dw]
     const window_axis_view gh{geo[0].in, geo[0].out, geo[0].kernel, geo[0].stride, geo[0].dilation, geo[0].pad_begin};

@@ -24,10 +24,22 @@ struct padded_plane {
   std::int64_t tap_offset[16] = {};
 };
 
+/// Whether a padded copy of one channel, `padded` floats (counted in double:
+/// a vast padding must not overflow), is worth making for an input plane of
+/// in_h x in_w: at most twice the input plus 4096 floats. A window whose
+/// padding dwarfs the image (a dilation of 2^30 over a 4x4 map, every tap
+/// but the centre in the padding) takes a path that skips the padding
+/// instead of laying out 2^62 floats of it. The direct convolutions
+/// (conv_direct.hpp, q8_conv_direct) ask the same.
+inline bool padded_copy_fits(double padded, std::int64_t in_h, std::int64_t in_w) {
+  return padded <= 2.0 * static_cast<double>(in_h) * static_cast<double>(in_w) + 4096.0;
+}
+
 /// Whether a 2-D window fits the layout: dilation 1, at most 16 taps and a
 /// stride of at most 64 along W, and a plane of at most 2^40 floats (a
 /// hostile model's stride of 7e18 would overflow the layout's arithmetic;
-/// such windows take the general path). The bound is computed in double.
+/// such windows take the general path) and padded_copy_fits. The bounds are
+/// computed in double.
 inline bool fits_padded_plane(const ops::detail::window_axis& ah, const ops::detail::window_axis& aw) {
   if (aw.dilation != 1 || aw.kernel > 16 || aw.stride < 1 || aw.stride > 64 || ah.stride < 1 || ah.dilation < 1)
     return false;
@@ -37,7 +49,7 @@ inline bool fits_padded_plane(const ops::detail::window_axis& ah, const ops::det
                         (static_cast<double>(ax.kernel) - 1) * static_cast<double>(ax.dilation) + 1);
   };
   const double row = (extent(aw) / static_cast<double>(aw.stride) + 17) * static_cast<double>(aw.stride);
-  return extent(ah) * row <= 1099511627776.0;
+  return extent(ah) * row <= 1099511627776.0 && padded_copy_fits(extent(ah) * row, ah.in, aw.in);
 }
 
 /// The layout for a 2-D window (axes[0] along H, axes[1] along W) that fits;

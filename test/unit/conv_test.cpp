@@ -329,3 +329,18 @@ TEST_CASE("Conv rejects bad inputs", "[conv]") {
                                     {attr("auto_pad", std::string("SAME"))});
   REQUIRE(!r.ok());
 }
+
+// A window dilated and padded far past the image (2^30, the largest dilation
+// the attribute takes) still has a small output: every tap but the centre
+// lies in the padding. The direct path's phase planes would span that
+// padding (2^62 floats), so the shape must take a path that skips it; the
+// result is the centre tap alone.
+TEST_CASE("Conv with a vast dilation and padding runs on the taps inside", "[conv]") {
+  thread_pool pool(2);
+  const std::int64_t far = std::int64_t{1} << 30;
+  for (std::int64_t stride : {1, 2}) {
+    INFO("stride " << stride);
+    check_f32({{1, 3, 4, 4}, {2, 3, 3, 3}, 1, {stride, stride}, {far, far}, {far, far, far, far}}, &pool);
+    check_f32({{1, 3, 4, 4}, {3, 1, 3, 3}, 3, {stride, stride}, {far, 1}, {far, 1, far, 1}}, &pool);  // depthwise
+  }
+}

@@ -4,7 +4,10 @@
 #include <cmath>
 
 #include "kernels/cpu/integer_conv.hpp"
+#include "onyx/graph/model_builder.hpp"
+#include "onyx/session.hpp"
 #include "op_harness.hpp"
+#include "temp_path.hpp"
 
 using namespace onyx;
 
@@ -218,5 +221,59 @@ TEST_CASE("ConvInteger and QLinearConv at stride 1 with one weight zero point", 
     REQUIRE(ql.ok());
     REQUIRE((*ql)[0].size() == static_cast<std::int64_t>(q.size()));
     CHECK(std::memcmp((*ql)[0].raw(), q.data(), q.size()) == 0);
+  }
+}
+
+// A window dilated and padded by 2^30 over a 4x4 map: every tap but the
+// centre lies in the padding. The padded planes of the direct kernel and of
+// the depthwise loops would hold 2^62 positions, so these shapes take the
+// paths that skip the padding; the result is the centre tap alone.
+TEST_CASE("ConvInteger with a vast dilation and padding runs on the taps inside", "[misc]") {
+  const std::int64_t far = std::int64_t{1} << 30;
+  thread_pool pool(2);
+  for (const auto& [C, M, G] : {std::tuple<int, int, int>{5, 3, 1}, {4, 4, 4}}) {
+    INFO("C " << C << " M " << M << " group " << G);
+    const int cg = C / G;
+    auto x = test::random_values<std::uint8_t>(C * 16, 0, 256, 103);
+    auto w = test::random_values<std::uint8_t>(M * cg * 9, 0, 256, 104);
+    const std::uint8_t zx = 9, zw = 200;
+    std::vector<std::int32_t> want(static_cast<std::size_t>(M * 16));
+    for (int m = 0; m < M; ++m)
+      for (int p = 0; p < 16; ++p) {
+        std::int32_t sum = 0;
+        for (int c = 0; c < cg; ++c)
+          sum += (int(x[((m / (M / G)) * cg + c) * 16 + p]) - zx) * (int(w[(m * cg + c) * 9 + 4]) - zw);
+        want[static_cast<std::size_t>(m * 16 + p)] = sum;
+      }
+    std::vector<attribute> attrs{test::attr("pads", std::vector<std::int64_t>{far, far, far, far}),
+                                 test::attr("dilations", std::vector<std::int64_t>{far, far}), test::attr("group", G)};
+    auto r = test::run_op<ops::ConvInteger>({tensor::from(x, {1, C, 4, 4}), tensor::from(w, {M, cg, 3, 3}),
+                                             tensor::scalar(zx), tensor::scalar(zw)},
+                                            attrs, 1, &pool);
+    REQUIRE(r.ok());
+    CHECK((*r)[0].shape() == extents{1, M, 4, 4});
+    test::require_close((*r)[0], want, 0, 0);
+
+    // In a session W is released where prepare packs it for the path run
+    // takes: with X's extents declared, the GEMM's (the direct plane does
+    // not fit); with them symbolic, the direct layout and W kept, which run
+    // reads when the plane turns out not to fit.
+    for (bool symbolic : {false, true}) {
+      INFO((symbolic ? "X symbolic" : "X declared"));
+      graph::model_builder b{21};
+      const auto xin = symbolic ? b.input("x", dtype::uint8, {1, C, "H", "W"}) : b.input("x", dtype::uint8, {1, C, 4, 4});
+      b.output(b.node("ConvInteger",
+                      {xin, b.initializer("w", tensor::from(w, {M, cg, 3, 3})), b.initializer("zx", tensor::scalar(zx)),
+                       b.initializer("zw", tensor::scalar(zw))},
+                      {{"pads", std::vector<std::int64_t>{far, far, far, far}},
+                       {"dilations", std::vector<std::int64_t>{far, far}},
+                       {"group", std::int64_t{G}}}));
+      const auto path = test::temp_path("vast_conv_integer.onnx");
+      REQUIRE(b.save(path).ok());
+      session sess(path, {.threads = 2});
+      const auto out = sess.run({{"x", tensor::from(x, {1, C, 4, 4})}});
+      REQUIRE(out.size() == 1);
+      test::require_close(out[0].as_tensor(), want, 0, 0);
+    }
   }
 }
