@@ -187,14 +187,14 @@ inline void fma_rows_by_lane(float32x4_t (&c)[sizeof...(I)][NV], const float32x4
 }
 #endif
 
-template <int MR, int NV>
+template <int MR, int NV, int AS = MR>
 void accumulate_by_lane(std::int64_t kc, const float* a, const float* b, vec (&acc)[MR][NV]) {
 #if defined(__aarch64__)
   static_assert(MR % 4 == 0 && lanes == 4);
   float32x4_t c[MR][NV];
   for (int i = 0; i < MR; ++i)
     for (int j = 0; j < NV; ++j) c[i][j] = vdupq_n_f32(0.0f);
-  for (std::int64_t k = 0; k < kc; ++k, a += MR, b += NV * 4) {
+  for (std::int64_t k = 0; k < kc; ++k, a += AS, b += NV * 4) {
     float32x4_t bk[NV], ak[MR / 4];
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) bk[j] = vld1q_f32(b + j * 4);
@@ -219,7 +219,9 @@ void gemm_pack(const float* src, std::int64_t ld, bool w_contiguous, std::int64_
 // panel packs it while its FMAs run (a separate packing pass costs small-M
 // products several percent: the raw rows come from far in memory).
 // With `rows` (isa::f32_gemm_rows_fn), row k of B is at b + rows[k].
-template <int MR, int NV, bool PackB = false>
+// MR rows are computed from an A panel AS rows wide (AS > MR: a tile of few
+// rows, see gemm_rows_of).
+template <int MR, int NV, bool PackB = false, int AS = MR>
 void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
                int m, int n, const isa::f32_gemm_params& p, std::int64_t ldb = 0, float* b_out = nullptr,
                const std::int64_t* rows = nullptr) {
@@ -248,10 +250,10 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
       for (std::int64_t k = 0; k < kc; ++k) std::memcpy(panel.data() + k * NR, b + rows[k], sizeof(float) * NR);
       b = panel.data();
     }
-    accumulate_by_lane<MR, NV>(kc, a, b, acc);
+    accumulate_by_lane<MR, NV, AS>(kc, a, b, acc);
   } else if (rows) {
-    for (std::int64_t k = 0; k < kc; ++k, a += MR) {
-      __builtin_prefetch(a + 128 * MR);
+    for (std::int64_t k = 0; k < kc; ++k, a += AS) {
+      __builtin_prefetch(a + 128 * AS);
       // B's rows lie apart (a tap of each channel): fetch 8 steps ahead,
       // every line of the row (NR floats at any alignment).
       if (k + 8 < kc) {
@@ -270,12 +272,12 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
       }
     }
   } else {
-    for (std::int64_t k = 0; k < kc; ++k, a += MR, b += PackB ? ldb : NR) {
+    for (std::int64_t k = 0; k < kc; ++k, a += AS, b += PackB ? ldb : NR) {
       // A's micro-panel (prepacked weights) often comes from memory: fetch
       // 128 steps (6 KiB) ahead, a line per step: ResNet-50 at 1 thread ran
       // 45.3 ms without, 42.0 / 40.0 / 38.6 / 37.2 / 37.5 ms at 16 / 32 / 64 / 128
       // / 256 steps (Zen 5, onyx-run --runs 30, medians of 3).
-      __builtin_prefetch(a + 128 * MR);
+      __builtin_prefetch(a + 128 * AS);
       vec bk[NV];
 #pragma GCC unroll 4
       for (int j = 0; j < NV; ++j) bk[j] = load_vec(b + j * lanes);
@@ -311,6 +313,24 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
   if (p.col_bias) q.col_bias = static_cast<const float*>(std::memcpy(col_bias, p.col_bias, sizeof(float) * n));
   write_tile(acc, tile, NR, q);
   for (int i = 0; i < m; ++i) std::memcpy(c + i * ldc, tile + i * NR, sizeof(float) * n);
+}
+
+// A tile of m <= MR rows computed by the smallest of MR / 3, 2 MR / 3
+// (or MR / 2) and MR rows that holds them, reading the A panel MR wide. A
+// last tile of few rows (64 output channels: five of 12 rows and one of 4)
+// costed a whole tile's FMAs; the rows' sums are the same in every size.
+template <int MR, int NV, bool PackB = false>
+void gemm_rows_of(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc, int m, int n,
+                  const isa::f32_gemm_params& p, std::int64_t ldb = 0, float* b_out = nullptr,
+                  const std::int64_t* rows = nullptr) {
+  // NEON's tile needs whole vectors of A (MR / 3 rows would not be).
+  constexpr int step = MR % 3 == 0 && (!uses_neon || MR % 12 == 0) ? MR / 3 : MR % (uses_neon ? 8 : 2) == 0 ? MR / 2 : MR;
+  if constexpr (step < MR) {
+    if (m <= step) return gemm_tile<step, NV, PackB, MR>(kc, a, b, c, ldc, m, n, p, ldb, b_out, rows);
+    if constexpr (2 * step < MR)
+      if (m <= 2 * step) return gemm_tile<2 * step, NV, PackB, MR>(kc, a, b, c, ldc, m, n, p, ldb, b_out, rows);
+  }
+  gemm_tile<MR, NV, PackB>(kc, a, b, c, ldc, m, n, p, ldb, b_out, rows);
 }
 
 // --- GEMM operand packing (isa::f32_gemm_pack_fn) ---------------------------

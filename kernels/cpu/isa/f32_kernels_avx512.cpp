@@ -24,19 +24,19 @@ using vec = xsimd::batch<float, xsimd::avx512bw>;
 
 void f32_gemm__avx512_12x32(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
                         int m, int n, const f32_gemm_params& p) {
-  gemm_tile<12, 2>(kc, a, b, c, ldc, m, n, p);
+  gemm_rows_of<12, 2>(kc, a, b, c, ldc, m, n, p);
 }
 void f32_gemm_rows__avx512_12x32(std::int64_t kc, const float* a, const float* b, const std::int64_t* rows, float* c,
                         std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
-  gemm_tile<12, 2>(kc, a, b, c, ldc, m, n, p, 0, nullptr, rows);
+  gemm_rows_of<12, 2>(kc, a, b, c, ldc, m, n, p, 0, nullptr, rows);
 }
 void f32_gemm_packing__avx512_12x32(std::int64_t kc, const float* a, const float* b, std::int64_t ldb, float* b_packed,
                         float* c, std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
-  gemm_tile<12, 2, true>(kc, a, b, c, ldc, m, n, p, ldb, b_packed);
+  gemm_rows_of<12, 2, true>(kc, a, b, c, ldc, m, n, p, ldb, b_packed);
 }
 void f32_gemm__avx512_12x16(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
                         int m, int n, const f32_gemm_params& p) {
-  gemm_tile<12, 1>(kc, a, b, c, ldc, m, n, p);
+  gemm_rows_of<12, 1>(kc, a, b, c, ldc, m, n, p);
 }
 void f32_gemm_pack__avx512_x16(const float* src, std::int64_t ld, bool w_contiguous, std::int64_t wn, std::int64_t kn,
                         int width, float* dst, std::int64_t panel_stride) {

@@ -19,19 +19,19 @@ using vec = float;
 
 void f32_gemm__scalar_4x4(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
                         int m, int n, const f32_gemm_params& p) {
-  gemm_tile<4, 4>(kc, a, b, c, ldc, m, n, p);
+  gemm_rows_of<4, 4>(kc, a, b, c, ldc, m, n, p);
 }
 void f32_gemm_rows__scalar_4x4(std::int64_t kc, const float* a, const float* b, const std::int64_t* rows, float* c,
                         std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
-  gemm_tile<4, 4>(kc, a, b, c, ldc, m, n, p, 0, nullptr, rows);
+  gemm_rows_of<4, 4>(kc, a, b, c, ldc, m, n, p, 0, nullptr, rows);
 }
 void f32_gemm_packing__scalar_4x4(std::int64_t kc, const float* a, const float* b, std::int64_t ldb, float* b_packed,
                         float* c, std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
-  gemm_tile<4, 4, true>(kc, a, b, c, ldc, m, n, p, ldb, b_packed);
+  gemm_rows_of<4, 4, true>(kc, a, b, c, ldc, m, n, p, ldb, b_packed);
 }
 void f32_gemm__scalar_4x2(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
                         int m, int n, const f32_gemm_params& p) {
-  gemm_tile<4, 2>(kc, a, b, c, ldc, m, n, p);
+  gemm_rows_of<4, 2>(kc, a, b, c, ldc, m, n, p);
 }
 void f32_gemm_pack__scalar_x1(const float* src, std::int64_t ld, bool w_contiguous, std::int64_t wn, std::int64_t kn,
                         int width, float* dst, std::int64_t panel_stride) {

@@ -18,19 +18,19 @@ using vec = xsimd::batch<float, xsimd::sse4_1>;
 
 void f32_gemm__sse_4x8(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
                         int m, int n, const f32_gemm_params& p) {
-  gemm_tile<4, 2>(kc, a, b, c, ldc, m, n, p);
+  gemm_rows_of<4, 2>(kc, a, b, c, ldc, m, n, p);
 }
 void f32_gemm_rows__sse_4x8(std::int64_t kc, const float* a, const float* b, const std::int64_t* rows, float* c,
                         std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
-  gemm_tile<4, 2>(kc, a, b, c, ldc, m, n, p, 0, nullptr, rows);
+  gemm_rows_of<4, 2>(kc, a, b, c, ldc, m, n, p, 0, nullptr, rows);
 }
 void f32_gemm_packing__sse_4x8(std::int64_t kc, const float* a, const float* b, std::int64_t ldb, float* b_packed,
                         float* c, std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
-  gemm_tile<4, 2, true>(kc, a, b, c, ldc, m, n, p, ldb, b_packed);
+  gemm_rows_of<4, 2, true>(kc, a, b, c, ldc, m, n, p, ldb, b_packed);
 }
 void f32_gemm__sse_4x4(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
                         int m, int n, const f32_gemm_params& p) {
-  gemm_tile<4, 1>(kc, a, b, c, ldc, m, n, p);
+  gemm_rows_of<4, 1>(kc, a, b, c, ldc, m, n, p);
 }
 void f32_gemm_pack__sse_x4(const float* src, std::int64_t ld, bool w_contiguous, std::int64_t wn, std::int64_t kn,
                         int width, float* dst, std::int64_t panel_stride) {
