@@ -43,10 +43,19 @@ void store_vec(float* p, V v) {
   if constexpr (is_scalar) *p = v;
   else v.store_unaligned(p);
 }
+// a*b + c, fused where the ISA has FMA. xsimd 8.1's avx512 fma is the
+// expression a * b + c, which leaves GCC to pick the product it fuses
+// where c is a product too: the intrinsic says which.
 template <class V>
-V fmadd(V a, V b, V c) {  // a*b + c, fused where the ISA has FMA
-  if constexpr (is_scalar) return a * b + c;
-  else return xsimd::fma(a, b, c);
+V fmadd(V a, V b, V c) {
+  if constexpr (is_scalar) {
+    return a * b + c;
+  } else {
+#if defined(__AVX512F__)
+    if constexpr (V::size == 16) return _mm512_fmadd_ps(a, b, c);
+#endif
+    return xsimd::fma(a, b, c);
+  }
 }
 template <class V>
 V divide(V a, V b) {  // a / b, correctly rounded
@@ -157,20 +166,42 @@ template <int MR, int NV>
       }
     return;
   }
-#pragma GCC unroll 16
-  for (int i = 0; i < MR; ++i) {
-    const vec rb(row_bias ? row_bias[i] : 0.0f);
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) {
-      float* cij = c + i * ldc + j * lanes;
-      vec r = scale ? acc[i][j] * alpha : acc[i][j];
-      if (accumulate) r = fmadd(beta, load_vec(cij), r);
-      if (row_bias) r = r + rb;
-      if (col_bias) r = r + load_vec(col_bias + j * lanes);
-      if (clamp) r = clamp_to(r, lo, hi);
-      store_vec(cij, r);
+  // A missing scale or bias is applied as its identity (x * 1 and x + -0
+  // are x, bit for bit, -0 and NaN included), so of the five choices only
+  // the two that change the code's shape are branches, taken once per tile
+  // (tested per vector, they were a fifth of a short-K tile's time).
+  struct negative_zeros {
+    float v[NV * lanes];
+    constexpr negative_zeros() : v{} {
+      for (float& x : v) x = -0.0f;
     }
-  }
+  };
+  alignas(64) static constexpr negative_zeros no_bias{};
+  const auto write = [&](auto accumulate_c, auto clamp_c) {
+    const float* const cb = col_bias ? col_bias : no_bias.v;
+    vec cbv[NV];
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) cbv[j] = load_vec(cb + j * lanes);
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+      const vec rb(row_bias ? row_bias[i] : -0.0f);
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) {
+        float* cij = c + i * ldc + j * lanes;
+        vec r = acc[i][j] * alpha;
+        if constexpr (decltype(accumulate_c)::value) r = fmadd(beta, load_vec(cij), r);
+        r = (r + rb) + cbv[j];
+        if constexpr (decltype(clamp_c)::value) r = clamp_to(r, lo, hi);
+        store_vec(cij, r);
+      }
+    }
+  };
+  using yes = std::true_type;
+  using no = std::false_type;
+  if (accumulate)
+    clamp ? write(yes{}, yes{}) : write(yes{}, no{});
+  else
+    clamp ? write(no{}, yes{}) : write(no{}, no{});
 }
 
 // NEON: the MR values of A of one step are loaded as MR/4 vectors and each
