@@ -167,7 +167,9 @@ TEST_CASE("sgemm: odd sizes, every transpose, every level", "[gemm]") {
         // M's last tile takes each row count of the smaller tiles (gemm_rows_of):
         // 3, 7, 14, 17, 20 and 33 leave 2-9 rows past the 6-, 8- or 12-row tiles.
         for (int64_t M : {1, 3, 7, 14, 17, 20, 33})
-          for (int64_t N : {1, 2, 3, 4, 17, 33, 36, 65})  // 1-4 and 33/36/65: f32_gemm_few's columns
+          // 1-4 and 33/36/65: f32_gemm_few's columns; 9, 17 and 49: a narrow
+          // tile and a few columns (16 + 1 of 32, 8 + 1 of 16, 32 + 16 + 1)
+          for (int64_t N : {1, 2, 3, 4, 9, 17, 33, 36, 49, 65})
             for (int64_t K : {0, 1, 7, 33}) {
               gemm_case g;
               g.ta = ta, g.tb = tb, g.M = M, g.N = N, g.K = K, g.pad = (M + N) % 3;

@@ -161,17 +161,17 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
         p.clamp = last && clamp;
         p.min = ep.min;
         p.max = ep.max;
-        // Tile (ir, jr): C's rows ir.. by panel jr's columns. A panel not
-        // prepacked is packed by its first tile (ic == m0, ir == 0), which
-        // both orders below visit before the panel's other tiles.
-        const auto tile = [&](int64_t jr, int64_t ir) {
+        // C's rows ir.. by columns [jr, jr + n) of panel jr / nr (n < nr
+        // only for the last columns). A panel not prepacked is packed by its
+        // first tile (ic == m0, ir == 0), which both orders below visit
+        // before the panel's other tiles.
+        const auto columns = [&](int64_t jr, int64_t ir, int n) {
           p.col_bias = last && col_bias ? col_bias + jc + jr : nullptr;
           p.row_bias = last && row_bias ? row_bias + ic + ir : nullptr;
-          const int n = static_cast<int>(std::min<int64_t>(nr, nc - jr));
           const int m = static_cast<int>(std::min<int64_t>(mr, mc - ir));
           float* const c = g.C + (ic + ir) * g.ldc + jc + jr;
           const float* const a_panel = a.data + (ir / mr) * a.stride;
-          const float* const b_panel = b.data + (jr / nr) * b.stride;
+          const float* const b_panel = b.data + (jr / nr) * b.stride + jr % nr;
           // B not prepacked: this panel's (pc, jc + jr) corner in the raw operand.
           const float* const src =
               !packs_b ? nullptr
@@ -201,6 +201,21 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
             gemm(kc, a_panel, b_panel, c, g.ldc, m, n, p);
           if (last && then)
             for (int i = 0; i < m; ++i) then(c + i * g.ldc, c + i * g.ldc, n);
+        };
+        // A last panel a few columns wider than the narrow kernel runs as a
+        // narrow tile and a few-column one: 7x7 maps (49 = 32 + 17 columns)
+        // computed 64 columns with a whole tile for the last 17. B
+        // prepacked splits the same way (its first part on the full-width
+        // kernel, same sums), so either B gives the same bits.
+        const int narrow_nr = g.kernels->gemm_narrow_nr;
+        const auto tile = [&](int64_t jr, int64_t ir) {
+          const int n = static_cast<int>(std::min<int64_t>(nr, nc - jr));
+          if (n < nr && n > narrow_nr && n - narrow_nr <= isa::gemm_few_n) {
+            columns(jr, ir, narrow_nr);
+            columns(jr + narrow_nr, ir, n - narrow_nr);
+          } else {
+            columns(jr, ir, n);
+          }
         };
         // A few columns (nc * kc floats of B within b_rows_in_l2): each A
         // micro-panel is used for all of them at once, so A, which then
