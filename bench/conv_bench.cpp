@@ -83,6 +83,8 @@ const std::vector<conv_shape> shapes = {
     {"densenet", 512, 28, 1, 1, 256, false},
     // SqueezeNet 1.1's stem (light_squeezenet.onnx; there unpadded).
     {"squeezenet", 3, 224, 3, 2, 64, false},
+    {"inceptionv2", 64, 56, 3, 1, 192, false},  // Winograd over several blocks of tiles
+    {"inceptionv2", 64, 28, 3, 1, 96, false},
     // ShuffleNet (light_shufflenet.onnx): depthwise 3x3.
     {"shufflenet", 112, 56, 3, 2, 112, true},
     {"shufflenet", 136, 28, 3, 1, 136, true},
