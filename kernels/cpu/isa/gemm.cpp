@@ -161,6 +161,9 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
         p.clamp = last && clamp;
         p.min = ep.min;
         p.max = ep.max;
+        // B beyond b_rows_in_l2 floats streams past the A block a panel at a
+        // time (the loops at the end).
+        const bool b_streams = nc * kc > b_rows_in_l2;
         // C's rows ir.. by columns [jr, jr + n) of panel jr / nr (n < nr
         // only for the last columns). A panel not prepacked is packed by its
         // first tile (ic == m0, ir == 0), which both orders below visit
@@ -195,10 +198,16 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
                                        b_own + (jr / nr) * b.stride, b.stride);
           }
           const isa::f32_gemm_fn gemm = narrow ? g.kernels->f32_gemm_narrow : g.kernels->f32_gemm;
+          // Prepacked B streamed panel by panel (B-panel-outer order below):
+          // the panel's first tile fetches the next panel.
+          p.prefetch_b = !packs_b && b_streams && ir == 0 && jr % nr == 0 && jr + nr < nc
+                             ? b.data + (jr / nr + 1) * b.stride
+                             : nullptr;
           if (b_raw)
             g.kernels->f32_gemm_packing(kc, a_panel, b_raw, g.b.ld, b_own + (jr / nr) * b.stride, c, g.ldc, m, n, p);
           else
             gemm(kc, a_panel, b_panel, c, g.ldc, m, n, p);
+          p.prefetch_b = nullptr;
           if (last && then)
             for (int i = 0; i < m; ++i) then(c + i * g.ldc, c + i * g.ldc, n);
         };
@@ -222,7 +231,7 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
         // carries most of the traffic (prepacked weights coming from memory
         // once per run), is read once at full use. Else B's micro-panel stays
         // put while the A block, in L2, streams past it.
-        if (nc * kc <= b_rows_in_l2) {
+        if (!b_streams) {
           for (int64_t ir = 0; ir < mc; ir += mr)
             for (int64_t jr = 0; jr < nc; jr += nr) tile(jr, ir);
         } else {

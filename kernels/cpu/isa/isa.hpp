@@ -50,6 +50,11 @@ struct f32_gemm_params {
   const float* col_bias = nullptr;
   bool clamp = false;
   float min = 0.0f, max = 0.0f;
+  /// f32_gemm only: the next B panel (kc rows of nr floats, packed), fetched
+  /// a row per step while this tile runs, or null. The first tile of a
+  /// prepacked panel streamed from memory (a transformer's weights) sets it
+  /// so the next panel's first tile finds its rows in cache.
+  const float* prefetch_b = nullptr;
 };
 
 /// One mr x nr tile of C from packed panels: `a` holds kc columns of mr floats
