@@ -41,6 +41,11 @@ inline result<std::vector<float>> float_per_index(const kernel_call& c, int i, s
 /// row r of the block at y + r * ld; scale and bias (null: none) start at the
 /// block's first column. Two roundings, as Cast -> Mul -> Add.
 inline void write_dequantized(const q8_block& blk, float* y, std::int64_t ld, const float* scale, const float* bias) {
+  if (const isa::q8_dequantize_fn row = isa::q8_active().dequantize) {
+    for (std::int64_t r = 0; r < blk.rows; ++r)
+      row(blk.acc + r * blk.ld, blk.cols, blk.col_add, blk.row_term(r), scale, bias, y + r * ld);
+    return;
+  }
   for (std::int64_t r = 0; r < blk.rows; ++r) {
     float* yr = y + r * ld;
     const auto exact = [&](std::int64_t j) { return static_cast<float>(blk.at(r, j)); };

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -234,5 +235,45 @@ TEST_CASE("q8 qlinear_mul / qlinear_add: every byte pair, MLAS's float order", "
           INFO("signed " << is_signed << " scale " << scale << " form " << form);
           CHECK(wrong == 0);
         }
+  }
+}
+
+TEST_CASE("q8 dequantize: wrapping int32 terms, product then bias rounded apart, every length", "[qgemm]") {
+  // y = float(acc + add0 + add) * scale + bias, each step rounded alone, as
+  // the Cast -> Mul -> Add chain of a dynamically quantized MatMul computes it.
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<std::int32_t> ints(-(1 << 30), 1 << 30);
+  std::uniform_real_distribution<float> reals(-2.0f, 2.0f);
+  for (const auto* k : kernels()) {
+    if (!k->dequantize) continue;
+    INFO(k->name);
+    for (std::int64_t n : {1, 7, 15, 16, 17, 33, 100}) {
+      std::vector<std::int32_t> acc(static_cast<std::size_t>(n)), add(static_cast<std::size_t>(n));
+      std::vector<float> scale(static_cast<std::size_t>(n)), bias(static_cast<std::size_t>(n));
+      for (std::int64_t j = 0; j < n; ++j) {
+        acc[j] = j == 0 ? INT32_MAX : ints(rng);  // INT32_MAX + add0 wraps
+        add[j] = ints(rng);
+        scale[j] = reals(rng) * 1e-4f;
+        bias[j] = reals(rng);
+      }
+      const std::int32_t add0 = 12345;
+      for (bool with_add : {false, true})
+        for (bool with_bias : {false, true}) {
+          std::vector<float> y(static_cast<std::size_t>(n) + 1, -7.0f);  // one past the end: untouched
+          k->dequantize(acc.data(), n, with_add ? add.data() : nullptr, add0, scale.data(),
+                        with_bias ? bias.data() : nullptr, y.data());
+          std::int64_t wrong = 0;
+          for (std::int64_t j = 0; j < n; ++j) {
+            std::uint32_t s = static_cast<std::uint32_t>(acc[j]) + static_cast<std::uint32_t>(add0);
+            if (with_add) s += static_cast<std::uint32_t>(add[j]);
+            volatile float prod = static_cast<float>(static_cast<std::int32_t>(s)) * scale[j];  // rounded alone
+            const float want = with_bias ? prod + bias[j] : prod;
+            wrong += std::memcmp(&want, &y[j], sizeof want) != 0;
+          }
+          INFO("n " << n << " add " << with_add << " bias " << with_bias);
+          CHECK(wrong == 0);
+          CHECK(y[n] == -7.0f);
+        }
+    }
   }
 }

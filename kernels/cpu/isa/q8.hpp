@@ -85,6 +85,12 @@ using q8_qmul_fn = void (*)(const std::uint8_t* a, const std::uint8_t* b, std::i
                             int zb, float scale, float zc, bool is_signed, std::uint8_t* y);
 using q8_qadd_fn = void (*)(const std::uint8_t* a, const std::uint8_t* b, std::int64_t n, bool da, bool db, float c0,
                             float ra, float rb, bool is_signed, std::uint8_t* y);
+/// y[j] = float(acc[j] + add0 + add[j]) * scale[j] (+ bias[j]) for j < n:
+/// the int32 sum wrapping like the accumulation (add may be null), the
+/// product and the bias added rounded one after the other, as the
+/// Cast -> Mul -> Add chain a DynamicQuantizeMatMul replaces does.
+using q8_dequantize_fn = void (*)(const std::int32_t* acc, std::int64_t n, const std::int32_t* add,
+                                  std::int32_t add0, const float* scale, const float* bias, float* y);
 /// One int8 GEMM kernel, with the activation quantizer of the same level.
 /// Names follow u8s8_gemm__<isa>_<mr>x<nr>.
 struct q8_gemm_kernel {
@@ -101,6 +107,7 @@ struct q8_gemm_kernel {
   q8_conv_fn conv = nullptr;  // null where the level has none
   q8_qmul_fn qmul = nullptr;  // null: the portable loops of qlinear_binary.hpp
   q8_qadd_fn qadd = nullptr;
+  q8_dequantize_fn dequantize = nullptr;  // null: the portable loop of dynamic_quantize_gemm.hpp
 };
 /// y[i] = table[x[i]] for i < n: a byte table lookup (QLinearLookup and the
 /// com.microsoft lookup ops).

@@ -278,8 +278,25 @@ static void interleave4_x32(const std::uint8_t* r0, const std::uint8_t* r1, cons
   if (i < n) interleave4(r0 + i, r1 + i, r2 + i, r3 + i, n - i, flip, as_unsigned, dst + i, sums + i);
 }
 
+// Explicitly rounded vmulps and vaddps, so that the compiler cannot
+// contract them into one FMA (the chain rounds the product first).
+void q8_dequantize__avx512_x16(const std::int32_t* acc, std::int64_t n, const std::int32_t* add, std::int32_t add0,
+                               const float* scale, const float* bias, float* y) {
+  constexpr int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+  const __m512i v0 = _mm512_set1_epi32(add0);
+  for (std::int64_t j = 0; j < n; j += 16) {
+    const __mmask16 k = n - j >= 16 ? __mmask16(0xffff) : static_cast<__mmask16>((1u << (n - j)) - 1u);
+    __m512i v = _mm512_add_epi32(_mm512_maskz_loadu_epi32(k, acc + j), v0);
+    if (add) v = _mm512_add_epi32(v, _mm512_maskz_loadu_epi32(k, add + j));
+    __m512 f = _mm512_mul_round_ps(_mm512_cvtepi32_ps(v), _mm512_maskz_loadu_ps(k, scale + j), rn);
+    if (bias) f = _mm512_add_round_ps(f, _mm512_maskz_loadu_ps(k, bias + j), rn);
+    _mm512_mask_storeu_ps(y + j, k, f);
+  }
+}
+
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx512vnni_8x32", 8, 32, 4, 1, 1, u8s8_gemm__avx512vnni_8x32,
                                       f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16, requantize_row, depthwise_plane, interleave4_x32, pack_a8,
-                                      u8s8_conv__avx512vnni_8x32, qlinear_mul__avx512_x16, qlinear_add__avx512_x16};
+                                      u8s8_conv__avx512vnni_8x32, qlinear_mul__avx512_x16, qlinear_add__avx512_x16,
+                                      q8_dequantize__avx512_x16};
 
 }  // namespace onyx::kernels::cpu::isa::avx512vnni
