@@ -603,7 +603,7 @@ V erf_of(V x) {
   p = fmadd(p, t, V(1.421413741f));
   p = fmadd(p, t, V(-0.284496736f));
   p = fmadd(p, t, V(0.254829592f));
-  const V y = V(1.0f) - p * t * exp_of(V(0.0f) - a * a);
+  const V y = V(1.0f) - p * t * exp_nonpositive(V(0.0f) - a * a);  // -a^2 <= 0, or NaN
   return where(x < V(0.0f), V(0.0f) - y, y);
 }
 
