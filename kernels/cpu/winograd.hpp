@@ -144,7 +144,7 @@ struct plan {
   int64_t m_panels = 0;  // output channels in whole mr panels
   int64_t mblock = 0;    // output channels per slice of M (a multiple of mr, or all of them)
   int64_t parts = 1;     // tasks per block, each a range of whole mr panels of output channels
-  int64_t tasks = 0, slots = 1;
+  int64_t slots = 1;     // scratch slots: threads, or fewer where blocks x parts is fewer
   int64_t v_elements = 0, m_elements = 0, slot_elements = 0;
 };
 
@@ -166,8 +166,7 @@ inline plan make_plan(const shape& s, int64_t threads, const isa::table& kernels
   // whole panels, so the parts differ by at most one panel. (Cutting whole
   // slices of 108 rows gave a 256-channel layer parts of 108 and 148 rows.)
   p.parts = p.blocks >= threads ? 1 : std::min(p.m_panels, (threads + p.blocks - 1) / p.blocks);
-  p.tasks = p.blocks * p.parts;
-  p.slots = std::min(threads, p.tasks);
+  p.slots = std::min(threads, p.blocks * p.parts);
   p.v_elements = 36 * s.C * p.nb;
   p.m_elements = 36 * p.mblock * p.nb;
   // One cache line more between slots so two threads' buffers never share a set stride.

@@ -207,7 +207,6 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
             g.kernels->f32_gemm_packing(kc, a_panel, b_raw, g.b.ld, b_own + (jr / nr) * b.stride, c, g.ldc, m, n, p);
           else
             gemm(kc, a_panel, b_panel, c, g.ldc, m, n, p);
-          p.prefetch_b = nullptr;
           if (last && then)
             for (int i = 0; i < m; ++i) then(c + i * g.ldc, c + i * g.ldc, n);
         };
