@@ -8,13 +8,17 @@
 // in place with their row stride (the head split a fused BERT attention
 // never makes); with past or present they are gathered once into float
 // [B, Hkv, T, D] buffers, which also feed present_key/value. With no causal
-// frontier, window or softcap the mask row is added in one pass.
+// frontier, window, softcap or scores output, and a few query rows or more,
+// blocks of the micro-kernel's mr query rows run straight through the ISA
+// kernels with every operand in L1 (the block path below).
 // Everything is computed in float32; float16/bfloat16 inputs are widened
 // once and outputs narrowed once. One instantiation serves every dtype: the
 // typed work is confined to the widening/narrowing loops.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -172,6 +176,78 @@ inline status attention(const call<ops::Attention>& c) {
       }
   }
 
+  // The plain case with no scores output and a few rows of queries (a
+  // prefill or an encoder; one query row is a GEMV, below) runs blocks of mr
+  // query rows through the micro-kernel with every operand in L1: K^T and V
+  // packed once per head, then per block Q's panel, S = scale Q K^T a tile
+  // at a time, softmax with the mask row added (f32_softmax_rows) left
+  // unscaled, P's panel, Y = P V, and Y's rows scaled by 1 / sum (Dv floats
+  // a row instead of T).
+  const int mr = isa_table.gemm_mr, nr = isa_table.gemm_nr;
+  if (plain && qkbuf.empty() && Sq >= mr / 2 && T > 0) {
+    const std::int64_t kt_panels = (T + nr - 1) / nr, v_panels = (Dv + nr - 1) / nr;
+    const std::int64_t ldm = mask.empty() ? 0 : mstride[2];
+    const bool mask_adds =
+        !mask.empty() && (row_zero.empty() || std::find(row_zero.begin(), row_zero.end(), 0) != row_zero.end());
+    parallel_for(c.pool(), B * Hq, 1, [&](std::int64_t lo, std::int64_t hi) {
+      // One buffer per thread, each part on a 64-byte boundary.
+      thread_local std::vector<float> buf;
+      const auto up = [](std::int64_t n) { return static_cast<std::size_t>((n + 15) / 16 * 16); };
+      const std::size_t kt_size = up(kt_panels * D * nr), v_size = up(v_panels * T * nr), q_size = up(mr * D),
+                        s_size = up(mr * T);
+      buf.resize(kt_size + v_size + q_size + 2 * s_size + up(mr) + 16);
+      float* kt = buf.data() + (16 - reinterpret_cast<std::uintptr_t>(buf.data()) / sizeof(float) % 16) % 16;
+      float *vp = kt + kt_size, *qp = vp + v_size, *s = qp + q_size, *pp = s + s_size, *inv = pp + s_size;
+      isa::f32_gemm_params qk_params, pv_params;
+      qk_params.alpha = scale;
+      for (std::int64_t bh = lo; bh < hi; ++bh) {
+        const std::int64_t b = bh / Hq, h = bh % Hq, hk = h / (Hq / Hkv);
+        const float* qh = three_d ? qf + b * Sq * ldq + h * D : qf + bh * Sq * D;
+        const float* kh = kv_3d ? kbase + b * T * ldk + hk * D : kbase + (b * Hkv + hk) * T * D;
+        const float* vh = kv_3d ? vbase + b * T * ldv + hk * Dv : vbase + (b * Hkv + hk) * T * Dv;
+        float* yh = three_d ? yf + b * Sq * ldy + h * Dv : yf + bh * Sq * Dv;
+        isa_table.f32_gemm_pack(kh, ldk, false, T, D, nr, kt, D * nr);  // B = K^T: (d, t) at kh[t * ldk + d]
+        isa_table.f32_gemm_pack(vh, ldv, true, Dv, T, nr, vp, T * nr);  // B = V: (t, d) at vh[t * ldv + d]
+        for (std::int64_t i0 = 0; i0 < Sq; i0 += mr) {
+          const int m = static_cast<int>(std::min<std::int64_t>(mr, Sq - i0));
+          isa_table.f32_gemm_pack(qh + i0 * ldq, ldq, false, m, D, mr, qp, D * mr);
+          for (std::int64_t j0 = 0; j0 < T; j0 += nr)
+            isa_table.f32_gemm(D, qp, kt + (j0 / nr) * D * nr, s + j0, T, m, static_cast<int>(std::min<std::int64_t>(nr, T - j0)),
+                               qk_params);
+          // Softmax of the block's rows: runs of rows with an attendable key
+          // together; a row whose mask hides every key is a zero row.
+          const float* mrow0 = mask.empty() ? nullptr : mask.data() + b * mstride[0] + h * mstride[1] + i0 * ldm;
+          const auto hidden = [&](std::int64_t i) {
+            if (!mrow0 || row_hidden.empty()) return mrow0 && T == 1 && s[i * T] + mrow0[i * ldm] == -INFINITY;
+            return row_hidden[static_cast<std::size_t>(mrow0 + i * ldm - mask.data()) / static_cast<std::size_t>(T)] != 0;
+          };
+          for (std::int64_t i = 0; i < m;) {
+            if (hidden(i)) {
+              std::fill_n(s + i * T, T, 0.0f);
+              inv[i] = 0.0f;
+              ++i;
+              continue;
+            }
+            std::int64_t e = i + 1;
+            while (e < m && !hidden(e)) ++e;
+            isa_table.f32_softmax_rows(s + i * T, T, s + i * T, T, e - i, T, mask_adds ? mrow0 + i * ldm : nullptr, ldm,
+                                       inv + i);
+            i = e;
+          }
+          isa_table.f32_gemm_pack(s, T, false, m, T, mr, pp, T * mr);
+          float* yb = yh + i0 * ldy;
+          for (std::int64_t j0 = 0; j0 < Dv; j0 += nr)
+            isa_table.f32_gemm(T, pp, vp + (j0 / nr) * T * nr, yb + j0, ldy, m,
+                               static_cast<int>(std::min<std::int64_t>(nr, Dv - j0)), pv_params);
+          for (int i = 0; i < m; ++i)
+            for (std::int64_t j = 0; j < Dv; ++j) yb[i * ldy + j] *= inv[i];
+        }
+      }
+    });
+    if (!ybuf.empty()) onyx::narrow(std::span<const float>(ybuf), y);
+    return ok();
+  }
+
   parallel_for(c.pool(), B * Hq, 1, [&](std::int64_t lo, std::int64_t hi) {
     std::vector<float> s(static_cast<std::size_t>(Sq * T)), bias(static_cast<std::size_t>(T));
     for (std::int64_t bh = lo; bh < hi; ++bh) {
@@ -209,7 +285,7 @@ inline status attention(const call<ops::Attention>& c) {
           if (hidden)
             std::fill_n(row, T, 0.0f);  // no attendable key: a zero row, never NaN
           else
-            isa_table.f32_softmax_row(row, row, T);
+            isa_table.f32_softmax_rows(row, T, row, T, 1, T, nullptr, 0, nullptr);
           if (qk && mode == 3) std::copy_n(row, T, qk + i * T);
           continue;
         }
@@ -232,7 +308,7 @@ inline status attention(const call<ops::Attention>& c) {
         if (all_masked || top == -INFINITY)
           std::fill_n(row, T, 0.0f);  // no attendable key: a zero row, never NaN
         else
-          isa_table.f32_softmax_row(row, row, T);
+          isa_table.f32_softmax_rows(row, T, row, T, 1, T, nullptr, 0, nullptr);
         if (qk && mode == 3) std::copy_n(row, T, qk + i * T);
       }
       sgemm(false, false, Sq, Dv, T, 1.0f, s.data(), T, vh, ldv, 0.0f, yh, ldy, nullptr);

@@ -1,10 +1,11 @@
 // kernels/cpu/softmax.hpp: Softmax, LogSoftmax and Hardmax along one axis.
 //
 // X is viewed as outer x len x inner with the axis in the middle. Rows with
-// inner == 1 are contiguous and processed in place; otherwise each row is
-// gathered into a contiguous buffer, processed and scattered back. float32
-// softmax rows use the ISA micro-kernel f32_softmax_row (max, exp with a
-// running sum, scale); log-softmax uses f32_exp for the sum. float16 and
+// inner == 1 are contiguous and processed in place (float32 softmax: all of a
+// chunk's rows in one call of the ISA kernel f32_softmax_rows, which runs
+// four rows' max, exp-sum and scale chains together); otherwise each row is
+// gathered into a contiguous buffer, processed and scattered back.
+// Log-softmax uses f32_exp for the sum. float16 and
 // bfloat16 rows go through a float buffer; float64 uses std::exp.
 #pragma once
 
@@ -25,7 +26,7 @@ enum class kind { softmax, log_softmax, hardmax };
 template <kind K> void row_f32(const float* x, float* y, std::int64_t n, float* scratch) {
   const auto& t = isa::active();
   if constexpr (K == kind::softmax) {
-    t.f32_softmax_row(x, y, n);
+    t.f32_softmax_rows(x, n, y, n, 1, n, nullptr, 0, nullptr);
   } else if constexpr (K == kind::log_softmax) {
     float m = -INFINITY;
     for (std::int64_t i = 0; i < n; ++i) m = x[i] > m ? x[i] : m;
@@ -73,6 +74,12 @@ template <class T, kind K> status run(const kernel_call& c, std::int64_t axis_at
   T* yp = c.output(0).template data<T>();
   parallel_for(c.pool(), outer * inner, std::max<std::int64_t>(1, 4096 / len), [&](std::int64_t lo, std::int64_t hi) {
     constexpr bool direct = std::is_same_v<T, W>;
+    if constexpr (direct && K == kind::softmax && std::is_same_v<W, float>) {
+      if (inner == 1) {  // the chunk's rows are contiguous: one call
+        isa::active().f32_softmax_rows(xp + lo * len, len, yp + lo * len, len, hi - lo, len, nullptr, 0, nullptr);
+        return;
+      }
+    }
     std::vector<W> in(static_cast<std::size_t>(len)), out(static_cast<std::size_t>(len)),
         scratch(static_cast<std::size_t>(len));
     for (std::int64_t q = lo; q < hi; ++q) {

@@ -129,3 +129,47 @@ TEST_CASE("Attention: a fully masked row is zero; bad head counts fail", "[atten
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.error().message(), Catch::Contains("multiple of kv heads"));
 }
+
+// Enough query rows for the block path (mr query rows at a time through the
+// micro-kernel, every operand in L1): odd head sizes, key counts off the
+// tile width, GQA, a key mask shared by every row (BERT's [B, 1, 1, T]) and
+// a per-row mask with a row that hides every key (a zero row), on a pool.
+TEST_CASE("Attention, blocks of query rows: masks, hidden rows, GQA, odd sizes", "[attention]") {
+  thread_pool pool(2);
+  int seed = 20;
+  for (const case_t t : {case_t{1, 4, 2, 13, 7, 0, 8, 8, false, 0.0f}, case_t{2, 3, 3, 25, 33, 0, 40, 17, false, 0.0f},
+                         case_t{1, 2, 1, 128, 128, 0, 32, 64, false, 0.0f}, case_t{1, 2, 2, 30, 129, 0, 64, 33, false, 0.0f}}) {
+    INFO("Sq " << t.Sq << ", T " << t.Skv << ", D " << t.D << ", Dv " << t.Dv);
+    const std::int64_t T = t.Skv;
+    auto q = test::random_values<float>(t.B * t.Hq * t.Sq * t.D, -2, 2, ++seed);
+    auto k = test::random_values<float>(t.B * t.Hkv * T * t.D, -2, 2, ++seed);
+    auto v = test::random_values<float>(t.B * t.Hkv * T * t.Dv, -1, 1, ++seed);
+    const std::vector<float> qv = q;
+    // A key mask shared by every row: every third key hidden.
+    std::vector<float> keys(static_cast<std::size_t>(T));
+    for (std::int64_t j = 0; j < T; ++j) keys[j] = j % 3 == 2 ? -INFINITY : -0.25f * static_cast<float>(j % 4);
+    // A mask per row: random, with row 4 hiding every key.
+    auto rows = test::random_values<float>(t.Sq * T, -3, 0, ++seed);
+    for (std::int64_t j = 0; j < T; ++j) rows[4 * T + j] = -INFINITY;
+    for (int kind = 0; kind < 3; ++kind) {
+      INFO("mask kind " << kind);
+      std::vector<float> full;  // the reference's [Sq, T] additive mask
+      std::vector<tensor> in{tensor::from(q, {t.B, t.Hq, t.Sq, t.D}), tensor::from(k, {t.B, t.Hkv, T, t.D}),
+                             tensor::from(v, {t.B, t.Hkv, T, t.Dv})};
+      if (kind == 1) {
+        in.push_back(tensor::from(keys, {1, 1, 1, T}));
+        for (std::int64_t i = 0; i < t.Sq; ++i) full.insert(full.end(), keys.begin(), keys.end());
+      } else if (kind == 2) {
+        in.push_back(tensor::from(rows, {t.Sq, T}));
+        full = rows;
+      }
+      auto r = test::run_op<ops::Attention>(in, {}, 1, &pool);
+      REQUIRE(r.ok());
+      auto want = reference(t, qv, k, v, full);
+      if (kind == 2)  // the hidden row is zero, not NaN
+        for (std::int64_t bh = 0; bh < t.B * t.Hq; ++bh)
+          for (std::int64_t d = 0; d < t.Dv; ++d) want[(bh * t.Sq + 4) * t.Dv + d] = 0.0;
+      test::require_close(r.value()[0], as_floats(want), 1e-4, 1e-5);
+    }
+  }
+}

@@ -167,34 +167,71 @@ TEST_CASE("f32_erf", "[isa][math]") {
   }
 }
 
-TEST_CASE("f32_softmax_row", "[isa][math]") {
+TEST_CASE("f32_softmax_rows", "[isa][math]") {
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> d(-20.0f, 20.0f);
   for (const isa::table* t : levels()) {
     INFO(isa::name(t->isa));
-    for (int64_t n : {1, 2, 3, 7, 15, 16, 17, 31, 33, 64, 65, 1000, 1001}) {
-      INFO("n = " << n);
-      std::vector<float> x(static_cast<std::size_t>(n) + 1), y(x.size(), -7.0f);
-      for (auto& v : x) v = d(rng);
-      if (n > 3) x[2] = -inf;  // masked position
-      t->f32_softmax_row(x.data(), y.data(), n);
-      double m = -INFINITY, s = 0;
-      for (int64_t i = 0; i < n; ++i) m = std::max<double>(m, x[i]);
-      for (int64_t i = 0; i < n; ++i) s += std::exp(double(x[i]) - m);
-      int64_t bad = 0;
-      for (int64_t i = 0; i < n; ++i) {
-        const double r = std::exp(double(x[i]) - m) / s;
-        if (r == 0) bad += y[i] != 0.0f;  // the -inf entry
-        else bad += !(std::abs(y[i] - r) <= (1e-6 + std::ldexp(std::abs(x[i] - m), -23)) * r);
+    for (int64_t n : {1, 2, 3, 7, 15, 16, 17, 31, 33, 64, 65, 128, 1000, 1001}) {
+      // 1..9 rows (groups of four and single rows), a row stride past n,
+      // with no bias, one bias row for all (ldb 0) and a bias row per row.
+      for (int64_t rows : {1, 3, 4, 5, 9}) {
+        for (int bias_kind = 0; bias_kind < 3; ++bias_kind) {
+          INFO("n = " << n << ", rows = " << rows << ", bias " << bias_kind);
+          const int64_t ld = n + 3, ldb = bias_kind == 2 ? n + 1 : 0;
+          std::vector<float> x(static_cast<std::size_t>(rows * ld)), y(x.size(), -7.0f), bias;
+          for (auto& v : x) v = d(rng);
+          if (n > 3) x[2] = -inf;  // a masked position in row 0
+          if (bias_kind) {
+            bias.resize(static_cast<std::size_t>(bias_kind == 2 ? rows * ldb : n));
+            for (auto& v : bias) v = d(rng) * 0.25f;
+            if (n > 5) bias[4] = -inf;  // masked by the bias (row 0, or every row)
+          }
+          const float* bp = bias.empty() ? nullptr : bias.data();
+          t->f32_softmax_rows(x.data(), ld, y.data(), ld, rows, n, bp, ldb, nullptr);
+          std::vector<float> unscaled(x.size(), -7.0f), inv(static_cast<std::size_t>(rows), -1.0f);
+          t->f32_softmax_rows(x.data(), ld, unscaled.data(), ld, rows, n, bp, ldb, inv.data());
+          int64_t bad = 0, bad_unscaled = 0, touched = 0;
+          for (int64_t r = 0; r < rows; ++r) {
+            const auto tv = [&](int64_t i) {
+              return double(x[r * ld + i]) + (bp ? double(bp[r * ldb + i]) : 0.0);
+            };
+            double m = -INFINITY, sum = 0;
+            for (int64_t i = 0; i < n; ++i) m = std::max(m, tv(i));
+            for (int64_t i = 0; i < n; ++i) sum += std::exp(tv(i) - m);
+            for (int64_t i = 0; i < n; ++i) {
+              const double e = std::exp(tv(i) - m), want = e / sum, got = y[r * ld + i];
+              // The float sum x + b rounds once: allow for it in exp's argument.
+              const double tol = 1e-6 + std::ldexp(std::abs(tv(i) - m) + std::abs(tv(i)), -23);
+              if (e == 0) bad += got != 0.0f;
+              else bad += !(std::abs(got - want) <= tol * want);
+              if (e != 0) bad_unscaled += !(std::abs(unscaled[r * ld + i] - e) <= tol * e);
+            }
+            // The float sum of n terms: up to about n rounding errors of 2^-24.
+            bad_unscaled += !(std::abs(inv[r] - 1.0 / sum) <= (1e-6 + std::ldexp(double(n), -24)) / sum);
+            for (int64_t i = n; i < ld && r * ld + i < static_cast<int64_t>(y.size()); ++i)
+              touched += y[r * ld + i] != -7.0f || unscaled[r * ld + i] != -7.0f;
+          }
+          CHECK(bad == 0);
+          CHECK(bad_unscaled == 0);
+          CHECK(touched == 0);
+          auto in_place = x;  // in place gives the same bits
+          t->f32_softmax_rows(in_place.data(), ld, in_place.data(), ld, rows, n, bp, ldb, nullptr);
+          int64_t differ = 0;
+          for (int64_t r = 0; r < rows; ++r)
+            for (int64_t i = 0; i < n; ++i) differ += in_place[r * ld + i] != y[r * ld + i];
+          CHECK(differ == 0);
+          if (rows > 1) {  // a row in a group of four gives the bits it gives alone
+            std::vector<float> alone(static_cast<std::size_t>(n));
+            t->f32_softmax_rows(x.data() + ld, ld, alone.data(), n, 1, n, bp ? bp + ldb : nullptr, ldb, nullptr);
+            for (int64_t i = 0; i < n; ++i) differ += alone[i] != y[ld + i];
+            CHECK(differ == 0);
+          }
+        }
       }
-      CHECK(bad == 0);
-      CHECK(y[n] == -7.0f);
-      auto in_place = x;
-      t->f32_softmax_row(in_place.data(), in_place.data(), n);
-      for (int64_t i = 0; i < n; ++i) CHECK(in_place[i] == y[i]);
     }
     float none = 5.0f;
-    t->f32_softmax_row(&none, &none, 0);
+    t->f32_softmax_rows(&none, 1, &none, 1, 1, 0, nullptr, 0, nullptr);
     CHECK(none == 5.0f);
   }
 }

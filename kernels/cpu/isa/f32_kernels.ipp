@@ -531,23 +531,41 @@ void strided_copy(const float* src, std::int64_t stride, std::int64_t n, float* 
 // results come out gradual; x > ln FLT_MAX gives inf, NaN stays NaN.
 // e^xc for xc already in [-104, ln FLT_MAX] (or NaN): the reduction, the
 // polynomial and the scaling by 2^n that exp_of and exp_nonpositive share.
+//
+// exp_clamped_n runs N such vectors in place, each step across all N before
+// the next, so their N dependency chains (some 50 cycles each) interleave in
+// program order: written one vector at a time, the out-of-order window held
+// the steps of too few vectors to keep the FMA pipes busy (softmax rows of
+// 128 keys ran at about 16 cycles a vector).
+template <int N, class V>
+void exp_clamped_n(V (&x)[N]) {
+  V n[N], r[N], y[N];
+  for (int i = 0; i < N; ++i) n[i] = round_small(x[i] * V(1.44269504088896341f));
+  for (int i = 0; i < N; ++i) r[i] = fmadd(n[i], V(-0.693359375f), x[i]);
+  for (int i = 0; i < N; ++i) r[i] = fmadd(n[i], V(2.12194440e-4f), r[i]);
+  for (int i = 0; i < N; ++i) y[i] = fmadd(V(1.9875691500e-4f), r[i], V(1.3981999507e-3f));
+  for (int i = 0; i < N; ++i) y[i] = fmadd(y[i], r[i], V(8.3334519073e-3f));
+  for (int i = 0; i < N; ++i) y[i] = fmadd(y[i], r[i], V(4.1665795894e-2f));
+  for (int i = 0; i < N; ++i) y[i] = fmadd(y[i], r[i], V(1.6666665459e-1f));
+  for (int i = 0; i < N; ++i) y[i] = fmadd(y[i], r[i], V(5.0000001201e-1f));
+  for (int i = 0; i < N; ++i) y[i] = fmadd(y[i], r[i] * r[i], r[i]) + V(1.0f);
+#if defined(__AVX512F__)
+  if constexpr (lanes_of<V> == 16) {
+    for (int i = 0; i < N; ++i) x[i] = V(_mm512_scalef_ps(y[i], n[i]));  // y * 2^n in one step, subnormal results included
+    return;
+  }
+#endif
+  for (int i = 0; i < N; ++i) {
+    const V n1 = half_floor(n[i]);  // n in [-150, 128]: two factors, each a normal power of two
+    x[i] = y[i] * pow2i(n1) * pow2i(n[i] - n1);
+  }
+}
+
 template <class V>
 V exp_clamped(V xc) {
-  const V n = round_small(xc * V(1.44269504088896341f));
-  V r = fmadd(n, V(-0.693359375f), xc);
-  r = fmadd(n, V(2.12194440e-4f), r);
-  V y(1.9875691500e-4f);
-  y = fmadd(y, r, V(1.3981999507e-3f));
-  y = fmadd(y, r, V(8.3334519073e-3f));
-  y = fmadd(y, r, V(4.1665795894e-2f));
-  y = fmadd(y, r, V(1.6666665459e-1f));
-  y = fmadd(y, r, V(5.0000001201e-1f));
-  y = fmadd(y, r * r, r) + V(1.0f);
-#if defined(__AVX512F__)
-  if constexpr (lanes_of<V> == 16) return V(_mm512_scalef_ps(y, n));  // y * 2^n in one step, subnormal results included
-#endif
-  const V n1 = half_floor(n);  // n in [-150, 128]: two factors, each a normal power of two
-  return y * pow2i(n1) * pow2i(n - n1);
+  V x[1] = {xc};
+  exp_clamped_n(x);
+  return x[0];
 }
 
 template <class V>
@@ -566,6 +584,17 @@ V exp_nonpositive(V x) {
   return exp_clamped(xsimd::max(V(-104.0f), x));
 #else
   return exp_of(x);
+#endif
+}
+
+// exp_nonpositive of N vectors in place, their chains interleaved (exp_clamped_n).
+template <int N, class V>
+void exp_nonpositive_n(V (&x)[N]) {
+#if defined(__SSE2__)
+  for (int i = 0; i < N; ++i) x[i] = xsimd::max(V(-104.0f), x[i]);
+  exp_clamped_n(x);
+#else
+  for (int i = 0; i < N; ++i) x[i] = exp_of(x[i]);
 #endif
 }
 
@@ -677,61 +706,118 @@ void layer_norm_row(const float* x, float* y, std::int64_t n, const float* scale
   stats[1] = inv;
 }
 
-// Softmax over one contiguous row: max, then y = exp(x - max) with a running
-// vector sum, then y *= 1/sum. The tail goes through a copy padded with -inf,
-// which contributes exp(-inf) = 0 to the sum.
-void softmax_row(const float* x, float* y, std::int64_t n) {
-  if (n <= 0) return;
+// Softmax of R rows at once (x row r at x + r * ldx, y row r at y + r * ldy;
+// x == y allowed), each after adding its bias row (bias + r * ldb, ldb 0 for
+// one row shared by all) when Bias: t = x + b, then y = exp(t - max t) / sum,
+// or, with inv_sums, y = exp(t - max t) and inv_sums[r] = 1 / sum (a caller
+// that scales something smaller later: attention's output rows). Per row:
+// the maximum, then exp(t - max) stored with two running sums (even and odd
+// vectors, the tail with the odd), then y *= 1 / sum. The tail goes through
+// a copy padded with -inf, which adds exp(-inf) = 0 to the sum. A NaN in t
+// is skipped by the max (maxps returns its second operand, the running max,
+// when either is NaN) and reaches the output through exp.
+template <int R, bool Bias>
+void softmax_group(const float* x, std::int64_t ldx, float* y, std::int64_t ldy, std::int64_t n, const float* bias,
+                   std::int64_t ldb, float* inv_sums) {
   const std::int64_t whole = n - n % lanes;
-  alignas(64) float t[lanes];
-  for (int l = 0; l < lanes; ++l) t[l] = -inf;
-  std::memcpy(t, x + whole, sizeof(float) * (n - whole));
-
-  // Two running maxima and two sums: one chain each was the row's latency
-  // (BERT's 128-wide rows are 8 vectors). A NaN in x is skipped by the max
-  // (where / vmaxps with the running max second) and reaches the output
-  // through exp.
+  const auto in = [&](int r, std::int64_t i) {
+    const vec v = load_vec(x + r * ldx + i);
+    if constexpr (Bias) return v + load_vec(bias + r * ldb + i);
+    else return v;
+  };
   const auto larger = [](vec v, vec acc) {
 #if defined(__SSE2__)
-    return xsimd::max(v, acc);  // maxps returns its second operand when either is NaN
+    return xsimd::max(v, acc);
 #else
     return where(v > acc, v, acc);
 #endif
   };
-  vec vmax0 = load_vec(t), vmax1(-inf);
+  alignas(64) float t[R][lanes];
+  vec top[R];
+  for (int r = 0; r < R; ++r) {
+    for (int l = 0; l < lanes; ++l) t[r][l] = -inf;
+    for (std::int64_t j = whole; j < n; ++j)
+      t[r][j - whole] = Bias ? x[r * ldx + j] + bias[r * ldb + j] : x[r * ldx + j];
+    top[r] = load_vec(t[r]);
+  }
+  for (std::int64_t i = 0; i < whole; i += lanes)
+    for (int r = 0; r < R; ++r) top[r] = larger(in(r, i), top[r]);
+  vec m[R], sum0[R], sum1[R];
+  for (int r = 0; r < R; ++r) {
+    m[r] = vec(reduce_max(top[r]));
+    sum0[r] = vec(0.0f);
+    sum1[r] = vec(0.0f);
+  }
+  // exp over one vector of each row at a time (two of a lone row): R (or 2)
+  // chains interleaved; even vectors sum into sum0, odd ones into sum1.
+  constexpr int C = R == 1 ? 2 : R;
   std::int64_t i = 0;
   for (; i + 2 * lanes <= whole; i += 2 * lanes) {
-    vmax0 = larger(load_vec(x + i), vmax0);
-    vmax1 = larger(load_vec(x + i + lanes), vmax1);
-  }
-  if (i < whole) vmax0 = larger(load_vec(x + i), vmax0);
-  const vec m(reduce_max(larger(vmax1, vmax0)));
-
-  vec sum0(0.0f), sum1(0.0f);
-  for (i = 0; i + 2 * lanes <= whole; i += 2 * lanes) {
-    const vec e0 = exp_nonpositive(load_vec(x + i) - m), e1 = exp_nonpositive(load_vec(x + i + lanes) - m);
-    store_vec(y + i, e0);
-    store_vec(y + i + lanes, e1);
-    sum0 = sum0 + e0;
-    sum1 = sum1 + e1;
+    vec e[C];
+    if constexpr (R == 1) {
+      e[0] = in(0, i) - m[0];
+      e[1] = in(0, i + lanes) - m[0];
+      exp_nonpositive_n(e);
+      store_vec(y + i, e[0]);
+      store_vec(y + i + lanes, e[1]);
+      sum0[0] = sum0[0] + e[0];
+      sum1[0] = sum1[0] + e[1];
+    } else {
+      for (int half = 0; half < 2; ++half) {
+        const std::int64_t at = i + half * lanes;
+        for (int r = 0; r < R; ++r) e[r] = in(r, at) - m[r];
+        exp_nonpositive_n(e);
+        for (int r = 0; r < R; ++r) {
+          store_vec(y + r * ldy + at, e[r]);
+          (half ? sum1 : sum0)[r] = (half ? sum1 : sum0)[r] + e[r];
+        }
+      }
+    }
   }
   if (i < whole) {
-    const vec e = exp_nonpositive(load_vec(x + i) - m);
-    store_vec(y + i, e);
-    sum0 = sum0 + e;
+    vec e[R];
+    for (int r = 0; r < R; ++r) e[r] = in(r, i) - m[r];
+    exp_nonpositive_n(e);
+    for (int r = 0; r < R; ++r) {
+      store_vec(y + r * ldy + i, e[r]);
+      sum0[r] = sum0[r] + e[r];
+    }
   }
-  if (whole < n) {  // the tail, padded with -inf (exp 0)
-    const vec e = exp_nonpositive(load_vec(t) - m);
-    store_vec(t, e);
-    sum1 = sum1 + e;
+  if (whole < n)  // the tails, padded with -inf (exp 0)
+    for (int r = 0; r < R; ++r) {
+      const vec e = exp_nonpositive(load_vec(t[r]) - m[r]);
+      store_vec(t[r], e);
+      sum1[r] = sum1[r] + e;
+    }
+  float inv[R];
+  for (int r = 0; r < R; ++r) inv[r] = 1.0f / reduce_add(sum0[r] + sum1[r]);
+  if (inv_sums) {
+    for (int r = 0; r < R; ++r) inv_sums[r] = inv[r];
+  } else {
+    for (std::int64_t i = 0; i < whole; i += lanes)
+      for (int r = 0; r < R; ++r) store_vec(y + r * ldy + i, load_vec(y + r * ldy + i) * vec(inv[r]));
+    if (whole < n)
+      for (int r = 0; r < R; ++r) store_vec(t[r], load_vec(t[r]) * vec(inv[r]));
   }
+  if (whole < n)
+    for (int r = 0; r < R; ++r) std::memcpy(y + r * ldy + whole, t[r], sizeof(float) * (n - whole));
+}
 
-  const vec scale(1.0f / reduce_add(sum0 + sum1));
-  for (std::int64_t i = 0; i < whole; i += lanes) store_vec(y + i, load_vec(y + i) * scale);
-  if (whole < n) {
-    store_vec(t, load_vec(t) * scale);
-    std::memcpy(y + whole, t, sizeof(float) * (n - whole));
-  }
+// isa::f32_softmax_rows_fn: rows in groups of four, the rest one at a time.
+void softmax_rows(const float* x, std::int64_t ldx, float* y, std::int64_t ldy, std::int64_t rows, std::int64_t n,
+                  const float* bias, std::int64_t ldb, float* inv_sums) {
+  if (n <= 0) return;
+  std::int64_t r = 0;
+  const auto run = [&]<int R>(std::integral_constant<int, R>) {
+    const float* xr = x + r * ldx;
+    float* yr = y + r * ldy;
+    float* inv = inv_sums ? inv_sums + r : nullptr;
+    if (bias) softmax_group<R, true>(xr, ldx, yr, ldy, n, bias + r * ldb, ldb, inv);
+    else softmax_group<R, false>(xr, ldx, yr, ldy, n, nullptr, 0, inv);
+    r += R;
+  };
+  while (r + 4 <= rows) run(std::integral_constant<int, 4>{});
+  while (r < rows) run(std::integral_constant<int, 1>{});
 }
 
 // --- Winograd F(4x4, 3x3) transforms ----------------------------------------

@@ -46,7 +46,10 @@ void f32_layer_norm_row__avx2_x8(const float* x, float* y, std::int64_t n, const
                          float eps, float* stats) {
   layer_norm_row(x, y, n, scale, bias, eps, stats);
 }
-void f32_softmax_row__avx2_x8(const float* x, float* y, std::int64_t n) { softmax_row(x, y, n); }
+void f32_softmax_rows__avx2_x8(const float* x, std::int64_t ldx, float* y, std::int64_t ldy, std::int64_t rows,
+                        std::int64_t n, const float* bias, std::int64_t ldb, float* inv_sums) {
+  softmax_rows(x, ldx, y, ldy, rows, n, bias, ldb, inv_sums);
+}
 
 void f32_winograd_f4k3_input__avx2_x8(const winograd_input_args& a) { winograd_f4k3_input(a); }
 void f32_winograd_f4k3_output__avx2_x8(const winograd_output_args& a) { winograd_f4k3_output(a); }
@@ -91,7 +94,7 @@ const table kernel_table = {
     .f32_gelu = f32_gelu__avx2_x8,
     .f32_gelu_tanh = f32_gelu_tanh__avx2_x8,
     .f32_layer_norm_row = f32_layer_norm_row__avx2_x8,
-    .f32_softmax_row = f32_softmax_row__avx2_x8,
+    .f32_softmax_rows = f32_softmax_rows__avx2_x8,
     .f32_dwconv = f32_dwconv__avx2_x8,
     .f32_pool = f32_pool__avx2_x8,
     .f32_strided_copy = f32_strided_copy__avx2_x8,

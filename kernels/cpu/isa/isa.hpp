@@ -219,6 +219,13 @@ using f32_unary_fn = void (*)(const float* x, float* y, std::int64_t n);
 /// variance in float with vector partial sums (two passes), then
 /// y = (x - mean) * inv_std * scale[j] (+ bias[j] unless bias is null);
 /// stats[0] = mean, stats[1] = inv_std = 1 / sqrt(var + eps).
+/// Softmax of `rows` rows of n floats (x row r at x + r * ldx, y row r at
+/// y + r * ldy; x == y allowed), each after adding bias row r (bias + r * ldb;
+/// ldb 0: one row for all; bias null: none): t = x + b, y = exp(t - max t) /
+/// sum. With inv_sums, y = exp(t - max t) unscaled and inv_sums[r] = 1 / sum.
+/// n == 0 writes nothing.
+using f32_softmax_rows_fn = void (*)(const float* x, std::int64_t ldx, float* y, std::int64_t ldy, std::int64_t rows,
+                                     std::int64_t n, const float* bias, std::int64_t ldb, float* inv_sums);
 using f32_layer_norm_fn = void (*)(const float* x, float* y, std::int64_t n, const float* scale, const float* bias,
                                    float eps, float* stats);
 
@@ -247,7 +254,7 @@ struct table {
   f32_unary_fn f32_gelu;      // x/2 (1 + erf(x / sqrt 2)); in place allowed
   f32_unary_fn f32_gelu_tanh; // x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))); in place allowed
   f32_layer_norm_fn f32_layer_norm_row;
-  f32_unary_fn f32_softmax_row;  // y = exp(x - max x) / sum; n == 0 writes nothing
+  f32_softmax_rows_fn f32_softmax_rows;
   f32_dwconv_fn f32_dwconv;
   f32_pool_fn f32_pool;
   f32_strided_copy_fn f32_strided_copy;
