@@ -73,7 +73,8 @@ std::vector<shape> shapes() {
     s.push_back({"r50_" + std::to_string(c.hw) + "_" + std::to_string(c.k) + "x" + std::to_string(c.k) + "_" +
                      std::to_string(c.ci) + "_" + std::to_string(c.co),
                  c.co, std::int64_t{c.hw} * c.hw, std::int64_t{c.ci} * c.k * c.k, true});
-  for (auto [k, n] : {std::pair{768, 768}, {768, 3072}, {3072, 768}})
+  // BERT-base's (hidden 768) and the 6-layer encoder's (hidden 384) layers at seq 128.
+  for (auto [k, n] : {std::pair{768, 768}, {768, 3072}, {3072, 768}, {384, 384}, {384, 1536}, {1536, 384}})
     s.push_back({"bert_" + std::to_string(k) + "_" + std::to_string(n), 128, n, k, false});
   // Fully connected layers at batch 1 (Gemm, transB = 1): AlexNet/ZFNet/VGG fc6
   // and fc7. A GEMV: B is read once per call, packed or not.
