@@ -233,6 +233,13 @@ TEST_CASE("f32_softmax_rows", "[isa][math]") {
     float none = 5.0f;
     t->f32_softmax_rows(&none, 1, &none, 1, 1, 0, nullptr, 0, nullptr);
     CHECK(none == 5.0f);
+    // A NaN reaches the output (through exp and the sum), at every length.
+    for (int64_t n : {3, 17, 40}) {
+      std::vector<float> x(static_cast<std::size_t>(n), 1.0f), y(x.size());
+      x[1] = qnan;
+      t->f32_softmax_rows(x.data(), n, y.data(), n, 1, n, nullptr, 0, nullptr);
+      CHECK(std::isnan(y[1]));
+    }
   }
 }
 
