@@ -634,8 +634,9 @@ V clamp_nan_passes(V x, float lo, float hi) {
 
 // erf(x) = x P(x^2) / Q(x^2) for |x| <= 4 (erf rounds to +-1 from 3.92 on),
 // P and Q of degree 5: a rational fit to erf on [0, 4] in absolute error
-// (linearized least squares, reweighted toward minimax; 2.1e-8 in exact
-// arithmetic), max abs err 3.6e-7 in float over every float input. Odd in x
+// (linearized least squares, reweighted toward minimax: tools/fit_erf.py;
+// 2.1e-8 in exact arithmetic), max abs err 3.6e-7 in float over every float
+// input. Odd in x
 // as written (-0 stays -0), clamped to [-1, 1], NaN passes. 17 operations
 // and one division where Abramowitz & Stegun 7.1.26 (1 - t P(t) e^{-x^2})
 // took an exp, a division and the sign fix-ups: GELU over 196608 floats

@@ -12,12 +12,16 @@
 // W, ws, wz and b constant; ws and wz scalars or one per output column
 // (MatMul) / channel (Conv, along axis 1 of the output); b the same for the
 // bias (the Add's other operand). The Cast, the Mul and the Add are absorbed
-// only when each is the sole reader of the value before it; the
-// DynamicQuantizeLinear and the scales' Mul stay for their other readers (the
-// Q, K and V MatMuls of an attention layer share one quantized input) and
-// go with remove_dead_nodes once none is left. The fused kernels round as the
-// chain does, so outputs do not change. Fires only when the op table has the
-// fused op with a kernel for W's type. Tested in test/unit/fuse_quantized_test.cpp.
+// only when each is the sole reader of the value before it; the scales' Mul
+// stays for its other readers and goes with remove_dead_nodes once none is
+// left. A quantized input that several MatMulIntegers read (the Q, K and V
+// projections of an attention layer) is quantized once: its
+// DynamicQuantizeLinear stays, and each chain becomes
+//     -> com.microsoft.MatMulIntegerToFloat(xq, W, xs, ws, xz, wz, b)
+// (as ORT fuses it) instead of three DynamicQuantizeMatMuls that would each
+// quantize the same input again. The fused kernels round as the chain does,
+// so outputs do not change. Fires only when the op table has the fused op
+// with a kernel for W's type. Tested in test/unit/fuse_quantized_test.cpp.
 #pragma once
 
 #include <memory>
@@ -30,6 +34,7 @@
 #include "onyx/ops/dynamic_quantize_mat_mul.hpp"
 #include "onyx/ops/fused/dynamic_quantize_conv.hpp"
 #include "onyx/ops/mat_mul_integer.hpp"
+#include "onyx/ops/mat_mul_integer_to_float.hpp"
 #include "onyx/ops/mul.hpp"
 
 namespace onyx::graph::passes {
@@ -56,6 +61,7 @@ inline std::vector<float> aligned_floats(const graph& g, int id, std::size_t ran
 inline status fuse_quantized(graph& g, inferred& st, const op_table& ops) {
   const op_info* dq_matmul = find_op<ops::DynamicQuantizeMatMul>(ops);
   const op_info* dq_conv = find_op<ops::fused::DynamicQuantizeConv>(ops);
+  const op_info* q_matmul = find_op<ops::MatMulIntegerToFloat>(ops);
   if (!dq_matmul && !dq_conv) return ok();
   const readers r(g);
   const std::vector<int> prod = producers(g);
@@ -108,13 +114,18 @@ inline status fuse_quantized(graph& g, inferred& st, const op_table& ops) {
     }
     if (!unclaimed(removed, chain)) continue;
 
+    // Several MatMulIntegers read the quantized input: quantize it once.
+    const bool shared = is_mm && q_matmul && r.count[xq] > 1;
+
     node n;
     n.name = q.name;
     n.op_type = q.op_type + "+Cast+Mul" + (bias.empty() ? "" : "+Add");
-    const op_info* fused = is_mm ? dq_matmul : dq_conv;
+    const op_info* fused = shared ? q_matmul : is_mm ? dq_matmul : dq_conv;
     n.domain = std::string(fused->domain);
     n.op = fused;
-    if (is_mm) {
+    if (shared) {
+      n.attrs = std::make_shared<ops::MatMulIntegerToFloat::attributes>();
+    } else if (is_mm) {
       n.attrs = std::make_shared<ops::DynamicQuantizeMatMul::attributes>();
     } else {
       n.attrs = std::make_shared<ops::fused::DynamicQuantizeConv::attributes>(*conv_attrs);
@@ -123,9 +134,12 @@ inline status fuse_quantized(graph& g, inferred& st, const op_table& ops) {
     const std::int64_t scale_count = static_cast<std::int64_t>(w_scale.size());
     const int scale_id = add_constant(g, st, q.name + "/w_scale",
                                       tensor::from(std::span<const float>(w_scale), {scale_count}));
-    n.inputs = {d.inputs[0], w, scale_id, wz, -1};
-    if (!bias.empty())
-      n.inputs[4] = add_constant(g, st, q.name + "/bias", tensor::from(std::span<const float>(bias), {count}));
+    const int bias_id =
+        bias.empty() ? -1 : add_constant(g, st, q.name + "/bias", tensor::from(std::span<const float>(bias), {count}));
+    if (shared)  // A, B, a_scale, b_scale, a_zero_point, b_zero_point, bias
+      n.inputs = {xq, w, d.outputs[1], scale_id, xz, wz, bias_id};
+    else
+      n.inputs = {d.inputs[0], w, scale_id, wz, bias_id};
     while (n.inputs.back() < 0) n.inputs.pop_back();
     n.outputs = {out};
     replace_chain(g, st, removed, chain, chain.back(), std::move(n));
