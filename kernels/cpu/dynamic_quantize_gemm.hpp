@@ -3,8 +3,9 @@
 // kernel<ops::DynamicQuantizeMatMul, cpu>, kernel<ops::fused::DynamicQuantizeConv, cpu>:
 // the float input quantized to uint8 on the fly (dynamic_quantize, exactly as
 // DynamicQuantizeLinear), the int8 GEMM against the 8-bit weights (packed
-// once at prepare), and each finished block turned into float with the
-// scales' product and the bias:
+// once at prepare), and each finished tile (where the kernel has
+// gemm_float; else each finished block) turned into float with the scales'
+// product and the bias:
 //   y = float(acc) * float(x_scale * w_scale[j]) + bias[j]
 // each step rounded to float as the unfused Cast -> Mul -> Add chain rounds.
 #pragma once
@@ -90,9 +91,12 @@ template <> struct kernel<ops::DynamicQuantizeMatMul, cpu> {
     for (std::size_t j = 0; j < scale.size(); ++j) scale[j] = a_scale * b_scale[j];
     float* out = y.data<float>();
     const bool has_bias = c.has_input(4);
-    return q8_matmul(c, aq, dtype::uint8, a.shape(), {a_zero}, 1, 3, [&](std::int64_t at, const q8_block& blk) {
-      write_dequantized(blk, out + at, n, scale.data() + blk.j0, has_bias ? bias.data() + blk.j0 : nullptr);
-    });
+    return q8_matmul(
+        c, aq, dtype::uint8, a.shape(), {a_zero}, 1, 3,
+        [&](std::int64_t at, const q8_block& blk) {
+          write_dequantized(blk, out + at, n, scale.data() + blk.j0, has_bias ? bias.data() + blk.j0 : nullptr);
+        },
+        q8_float_out{out, n, scale.data(), has_bias ? bias.data() : nullptr});
   }
 };
 
@@ -118,9 +122,12 @@ template <> struct kernel<ops::MatMulIntegerToFloat, cpu> {
     for (std::size_t j = 0; j < scale.size(); ++j) scale[j] = a_scale * b_scale[j];
     float* out = y.data<float>();
     const bool has_bias = c.has_input(6);
-    return q8_matmul(c, 0, 1, 4, 5, [&](std::int64_t at, const q8_block& blk) {
-      write_dequantized(blk, out + at, n, scale.data() + blk.j0, has_bias ? bias.data() + blk.j0 : nullptr);
-    });
+    return q8_matmul(
+        c, 0, 1, 4, 5,
+        [&](std::int64_t at, const q8_block& blk) {
+          write_dequantized(blk, out + at, n, scale.data() + blk.j0, has_bias ? bias.data() + blk.j0 : nullptr);
+        },
+        q8_float_out{out, n, scale.data(), has_bias ? bias.data() : nullptr});
   }
 };
 

@@ -154,10 +154,12 @@ inline q8_matmul_state prepare_q8_b(const prepare_info_base& p, int b_in) {
 /// where y_offset is the flat output index of the block's (0, 0) and a row of
 /// the block is n elements further on.
 /// A is given as its bytes, type and shape (the node's input, or a quantized
-/// copy of a float input) with its zero points.
+/// copy of a float input) with its zero points. With `floats` (y: the flat
+/// float output, ldy n), a kernel that can writes the float output itself
+/// (q8_float_out) and the sink gets only what it leaves.
 template <class Sink>
 status q8_matmul(const kernel_call& c, const std::uint8_t* ab, dtype a_type, const extents& a_shape,
-                 std::vector<std::int32_t> za, int b_in, int zb_in, Sink sink) {
+                 std::vector<std::int32_t> za, int b_in, int zb_in, Sink sink, q8_float_out floats = {}) {
   const tensor& b = c.input(b_in);
   ONYX_ASSIGN(auto p, plan_matmul(a_shape, b.shape()));
   const std::vector<std::int32_t> zb = zero_points(c, zb_in);
@@ -193,17 +195,22 @@ status q8_matmul(const kernel_call& c, const std::uint8_t* ab, dtype a_type, con
     qb.per_index = zb.size() > 1;
     const std::int64_t base = bi * p.m * p.n;
     auto write = [&](const q8_block& blk) { sink(base + blk.i0 * p.n + blk.j0, blk); };
-    q8_gemm(rows, p.n, p.k, qa, qb, q8_sink::adding(write), c.pool());
+    q8_sink to = q8_sink::adding(write);
+    if (floats.y) {
+      to.floats = floats;
+      to.floats.y += base;
+    }
+    q8_gemm(rows, p.n, p.k, qa, qb, to, c.pool());
   }
   return ok();
 }
 
 /// q8_matmul on the node's own 8-bit A and zero point inputs.
 template <class Sink>
-status q8_matmul(const kernel_call& c, int a_in, int b_in, int za_in, int zb_in, Sink sink) {
+status q8_matmul(const kernel_call& c, int a_in, int b_in, int za_in, int zb_in, Sink sink, q8_float_out floats = {}) {
   const tensor& a = c.input(a_in);
   return q8_matmul(c, static_cast<const std::uint8_t*>(a.raw()), a.type(), a.shape(), zero_points(c, za_in), b_in,
-                   zb_in, sink);
+                   zb_in, sink, floats);
 }
 
 }  // namespace kernels::cpu

@@ -117,11 +117,23 @@ inline void write_exact(const q8_block& blk, std::int32_t* y, std::int64_t ld) {
     for (std::int64_t c = 0; c < blk.cols; ++c) y[r * ld + c] = blk.at(r, c);
 }
 
+/// A float output the GEMM may write itself, tile by tile, where the kernel
+/// has q8_gemm_kernel::gemm_float: y[i * ldy + j] = float(the exact sum) *
+/// scale[j] (+ bias[j]), rounded as write_dequantized rounds; the sink then
+/// gets no blocks.
+struct q8_float_out {
+  float* y = nullptr;
+  std::int64_t ldy = 0;
+  const float* scale = nullptr;
+  const float* bias = nullptr;
+};
+
 /// Where blocks go; called from the pool's threads, once per block.
 struct q8_sink {
   void* context;
   void (*write)(void* context, const q8_block& block);
   bool adds = false;  // reads col_add / row_add (see q8_block)
+  q8_float_out floats;  // y null: none (an adding sink only)
   /// A sink that reads acc only: the GEMM adds the zero-point terms first.
   template <class F> static q8_sink of(F& f) {
     return {&f, [](void* c, const q8_block& b) { (*static_cast<F*>(c))(b); }};

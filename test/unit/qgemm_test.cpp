@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "kernels/cpu/qgemm.hpp"
@@ -274,6 +275,65 @@ TEST_CASE("q8 dequantize: wrapping int32 terms, product then bias rounded apart,
           CHECK(wrong == 0);
           CHECK(y[n] == -7.0f);
         }
+    }
+  }
+}
+
+TEST_CASE("q8_gemm float output: the kernel's float tiles give the dequantized blocks' bits", "[qgemm]") {
+  // y = float(exact sum) * scale[j] (+ bias[j]) written tile by tile by the
+  // kernel (gemm_float, where it has one) against the same values through the
+  // adding sink and write-by-row dequantize; K past one slice (the earlier
+  // slices' sums read back), edge tiles, zero points on either side, threads.
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::uniform_real_distribution<float> reals(-2.0f, 2.0f);
+  const onyx::thread_pool pool(2);
+  for (const auto* k : kernels()) {
+    INFO(k->name);
+    for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{10, 24, 16}, {13, 40, 1030}, {16, 64, 2100},
+                           {1, 5, 3}, {9, 33, 0}}) {
+      std::vector<std::uint8_t> A(static_cast<std::size_t>(M * K)), B(static_cast<std::size_t>(K * N));
+      for (auto& v : A) v = static_cast<std::uint8_t>(byte(rng));
+      for (auto& v : B) v = static_cast<std::uint8_t>(byte(rng));
+      std::vector<float> scale(static_cast<std::size_t>(N)), bias(static_cast<std::size_t>(N));
+      for (auto& v : scale) v = reals(rng) * 1e-3f;
+      for (auto& v : bias) v = reals(rng);
+      for (std::int32_t za : {0, 131})
+        for (std::int32_t zb : {0, -7})
+          for (bool with_bias : {false, true}) {
+            INFO("M " << M << " N " << N << " K " << K << " za " << za << " zb " << zb << " bias " << with_bias);
+            q8_operand a, b;
+            a.matrix = {A.data(), false, K, false};
+            b.matrix = {B.data(), true, N, true};
+            a.zero_point = &za;
+            b.zero_point = &zb;
+            const float* bp = with_bias ? bias.data() : nullptr;
+            std::vector<float> want(static_cast<std::size_t>(M * N), -7.0f), got(want.size(), -7.0f);
+            auto by_rows = [&](const q8_block& blk) {
+              for (int64_t r = 0; r < blk.rows; ++r)
+                for (int64_t j = 0; j < blk.cols; ++j) {
+                  volatile float prod = static_cast<float>(blk.at(r, j)) * scale[blk.j0 + j];  // rounded alone
+                  want[(blk.i0 + r) * N + blk.j0 + j] = bp ? prod + bp[blk.j0 + j] : prod;
+                }
+            };
+            q8_gemm(M, N, K, a, b, q8_sink::adding(by_rows), &pool, *k);
+            int64_t blocks = 0;
+            auto counted = [&](const q8_block& blk) {  // what the kernel leaves, if anything
+              ++blocks;
+              for (int64_t r = 0; r < blk.rows; ++r)
+                for (int64_t j = 0; j < blk.cols; ++j) {
+                  volatile float prod = static_cast<float>(blk.at(r, j)) * scale[blk.j0 + j];
+                  got[(blk.i0 + r) * N + blk.j0 + j] = bp ? prod + bp[blk.j0 + j] : prod;
+                }
+            };
+            q8_sink to = q8_sink::adding(counted);
+            to.floats = {got.data(), N, scale.data(), bp};
+            q8_gemm(M, N, K, a, b, to, &pool, *k);
+            CHECK((k->gemm_float ? blocks == 0 : blocks > 0));
+            int64_t differ = 0;
+            for (std::size_t i = 0; i < want.size(); ++i) differ += std::memcmp(&want[i], &got[i], sizeof(float)) != 0;
+            CHECK(differ == 0);
+          }
     }
   }
 }

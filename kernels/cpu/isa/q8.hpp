@@ -91,6 +91,26 @@ using q8_qadd_fn = void (*)(const std::uint8_t* a, const std::uint8_t* b, std::i
 /// Cast -> Mul -> Add chain a DynamicQuantizeMatMul replaces does.
 using q8_dequantize_fn = void (*)(const std::int32_t* acc, std::int64_t n, const std::int32_t* add,
                                   std::int32_t add0, const float* scale, const float* bias, float* y);
+/// Where q8_gemm_float_fn writes its tile, and the terms it applies:
+///   y[i * ldy + j] = float(v) * scale[j] (+ bias[j]),
+///   v = acc[i][j] (+ c[i * ldc + j] when accumulating) + row_add[i] + col_add[j]
+/// (int32 wrapping; row_add, col_add and bias may be null), the product and
+/// the bias rounded one after the other, as q8_dequantize_fn rounds them.
+struct q8_float_tile {
+  float* y;
+  std::int64_t ldy;
+  const std::int32_t* row_add;
+  const std::int32_t* col_add;
+  const float* scale;
+  const float* bias;
+};
+/// q8_gemm_fn whose tile leaves as floats (q8_float_tile) instead of int32:
+/// the last K slice of a DynamicQuantizeMatMul / MatMulIntegerToFloat, so
+/// the accumulators never go to memory and back. c holds the earlier slices'
+/// int32 sums when accumulate.
+using q8_gemm_float_fn = void (*)(std::int64_t groups, const void* a, const void* b, const std::int32_t* c,
+                                  std::int64_t ldc, int m, int n, bool accumulate, const void* prefetch,
+                                  const q8_float_tile& out);
 /// One int8 GEMM kernel, with the activation quantizer of the same level.
 /// Names follow u8s8_gemm__<isa>_<mr>x<nr>.
 struct q8_gemm_kernel {
@@ -108,6 +128,7 @@ struct q8_gemm_kernel {
   q8_qmul_fn qmul = nullptr;  // null: the portable loops of qlinear_binary.hpp
   q8_qadd_fn qadd = nullptr;
   q8_dequantize_fn dequantize = nullptr;  // null: the portable loop of dynamic_quantize_gemm.hpp
+  q8_gemm_float_fn gemm_float = nullptr;  // null: int32 blocks through the sink
 };
 /// y[i] = table[x[i]] for i < n: a byte table lookup (QLinearLookup and the
 /// com.microsoft lookup ops).

@@ -90,6 +90,62 @@ void u8s8_gemm__avx512vnni_8x32(std::int64_t groups, const void* av, const void*
   }
 }
 
+// The same tile leaving as floats (q8_float_tile): the sums, the earlier
+// slices' sums, the row and column terms in int32 (wrapping), then the
+// conversion, the scale and the bias explicitly rounded (never contracted
+// into an FMA), as q8_dequantize__avx512_x16 does.
+void u8s8_gemm_float__avx512vnni_8x32(std::int64_t groups, const void* av, const void* bv, const std::int32_t* c,
+                                      std::int64_t ldc, int m, int n, bool accumulate, const void* prefetch,
+                                      const q8_float_tile& out) {
+  constexpr int mr = tile_8x32::mr;
+  constexpr int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+  const auto* a = static_cast<const std::uint8_t*>(av);
+  const auto* b = static_cast<const std::int8_t*>(bv);
+  const char* pf = static_cast<const char*>(prefetch);
+  tile_8x32 acc;
+  for (std::int64_t p = 0; p < groups; ++p, a += mr * 4, b += 128) {
+    if (pf) {
+      _mm_prefetch(pf + p * 128, _MM_HINT_T0);
+      _mm_prefetch(pf + p * 128 + 64, _MM_HINT_T0);
+    }
+    acc.step(a, b);
+  }
+  alignas(64) std::int32_t tile[mr][32];
+  acc.spill(tile);
+  const __mmask16 k0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
+  const __mmask16 k1 = n >= 32 ? __mmask16(0xFFFF) : n <= 16 ? __mmask16(0) : __mmask16((1u << (n - 16)) - 1);
+  __m512i col0 = _mm512_setzero_si512(), col1 = _mm512_setzero_si512();
+  if (out.col_add) {
+    col0 = _mm512_maskz_loadu_epi32(k0, out.col_add);
+    col1 = _mm512_maskz_loadu_epi32(k1, out.col_add + 16);
+  }
+  const __m512 s0 = _mm512_maskz_loadu_ps(k0, out.scale), s1 = _mm512_maskz_loadu_ps(k1, out.scale + 16);
+  const __m512 b0 = out.bias ? _mm512_maskz_loadu_ps(k0, out.bias) : _mm512_setzero_ps();
+  const __m512 b1 = out.bias ? _mm512_maskz_loadu_ps(k1, out.bias + 16) : _mm512_setzero_ps();
+  for (int i = 0; i < m; ++i) {
+    __m512i r0 = _mm512_add_epi32(_mm512_load_si512(tile[i]), col0);
+    __m512i r1 = _mm512_add_epi32(_mm512_load_si512(tile[i] + 16), col1);
+    if (accumulate) {
+      r0 = _mm512_add_epi32(r0, _mm512_maskz_loadu_epi32(k0, c + i * ldc));
+      r1 = _mm512_add_epi32(r1, _mm512_maskz_loadu_epi32(k1, c + i * ldc + 16));
+    }
+    if (out.row_add) {
+      const __m512i ra = _mm512_set1_epi32(out.row_add[i]);
+      r0 = _mm512_add_epi32(r0, ra);
+      r1 = _mm512_add_epi32(r1, ra);
+    }
+    __m512 f0 = _mm512_mul_round_ps(_mm512_cvtepi32_ps(r0), s0, rn);
+    __m512 f1 = _mm512_mul_round_ps(_mm512_cvtepi32_ps(r1), s1, rn);
+    if (out.bias) {
+      f0 = _mm512_add_round_ps(f0, b0, rn);
+      f1 = _mm512_add_round_ps(f1, b1, rn);
+    }
+    float* y = out.y + i * out.ldy;
+    _mm512_mask_storeu_ps(y, k0, f0);
+    _mm512_mask_storeu_ps(y + 16, k1, f1);
+  }
+}
+
 void u8s8_conv__avx512vnni_8x32(std::int64_t taps, const std::int64_t* offsets, std::int64_t groups,
                                 std::int64_t b_stride, const void* av, const void* bv, std::int32_t* c,
                                 std::int64_t ldc, int m) {
@@ -297,6 +353,6 @@ void q8_dequantize__avx512_x16(const std::int32_t* acc, std::int64_t n, const st
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx512vnni_8x32", 8, 32, 4, 1, 1, u8s8_gemm__avx512vnni_8x32,
                                       f32_minmax__avx512_x16, f32_quantize_u8__avx512_x16, requantize_row, depthwise_plane, interleave4_x32, pack_a8,
                                       u8s8_conv__avx512vnni_8x32, qlinear_mul__avx512_x16, qlinear_add__avx512_x16,
-                                      q8_dequantize__avx512_x16};
+                                      q8_dequantize__avx512_x16, u8s8_gemm_float__avx512vnni_8x32};
 
 }  // namespace onyx::kernels::cpu::isa::avx512vnni

@@ -233,6 +233,22 @@ void q8_run_block(const q8_problem& p, int64_t i0, int64_t rows, int64_t j0, int
   const int64_t ld = p.nc;
   const isa::q8_gemm_kernel& k = *p.kernel;
   const int mr = k.mr, nr = k.nr, g = k.k_group;
+  using u32 = std::uint32_t;
+  // The zero points' terms as the adding sink would get them: one per
+  // column (colterm) and one per row (below).
+  const bool adding_terms = p.sink.adds && p.zb_uniform && (p.za_zero || !p.colterm.empty());
+  thread_local std::vector<std::int32_t> row_buffer;
+  if (adding_terms && !p.zb_zero) {
+    row_buffer.resize(static_cast<std::size_t>(rows));
+    const u32 zb = static_cast<u32>(p.zb[0]);
+    for (int64_t r = 0; r < rows; ++r)
+      row_buffer[static_cast<std::size_t>(r)] = static_cast<std::int32_t>(u32(0) - zb * static_cast<u32>(p.a->sums()[i0 + r]));
+  }
+  // Floats written by the kernel itself in the last K slice (the sink's
+  // float output, where the kernel has gemm_float): the accumulators never
+  // go to memory and back through a dequantizing pass.
+  const q8_float_out& fo = p.sink.floats;
+  const bool floats = adding_terms && fo.y && k.gemm_float;
   int64_t k0 = 0;
   do {  // K == 0 still takes one pass, writing zeros
     const int64_t kc = std::min(q8_kc_block, p.K - k0);
@@ -253,29 +269,34 @@ void q8_run_block(const q8_problem& p, int64_t i0, int64_t rows, int64_t j0, int
         next = std::min(q8_kc_block, p.K - k0 - kc) == kc
                    ? p.b->data() + (j0 / nr) * p.b->panel_bytes() + ((k0 + kc) / g) * nr * g * k.b_bytes
                    : nullptr;
+      const bool last = k0 + kc >= p.K;
       for (int64_t ir = 0; ir < rows; ir += mr) {
         const std::byte* ap = p.a->data() + ((i0 + ir) / mr) * p.a->panel_bytes() + a_off;
         const int m = static_cast<int>(std::min<int64_t>(mr, rows - ir));
-        k.gemm(groups, ap, bp, acc + ir * ld + jr, ld, m, n, k0 > 0, ir == 0 ? next : nullptr);
+        if (floats && last) {
+          const int64_t j = j0 + jr;
+          const isa::q8_float_tile out{fo.y + (i0 + ir) * fo.ldy + j,
+                                       fo.ldy,
+                                       p.zb_zero ? nullptr : row_buffer.data() + ir,
+                                       p.za_zero ? nullptr : p.colterm.data() + j,
+                                       fo.scale + j,
+                                       fo.bias ? fo.bias + j : nullptr};
+          k.gemm_float(groups, ap, bp, acc + ir * ld + jr, ld, m, n, k0 > 0, ir == 0 ? next : nullptr, out);
+        } else {
+          k.gemm(groups, ap, bp, acc + ir * ld + jr, ld, m, n, k0 > 0, ir == 0 ? next : nullptr);
+        }
       }
     }
     k0 += kc;
   } while (k0 < p.K);
+  if (floats) return;
   // Zero points: - za' colsum(B') - zb' rowsum(A') + K za' zb' (int32
   // arithmetic wraps like the accumulation: done in uint32 to keep it defined).
-  using u32 = std::uint32_t;
-  if (p.sink.adds && p.zb_uniform && (p.za_zero || !p.colterm.empty())) {
+  if (adding_terms) {
     // Left to the sink as one term per column (colterm) and one per row.
     q8_block blk{i0, j0, rows, cols, acc, ld};
     if (!p.za_zero) blk.col_add = p.colterm.data() + j0;
-    thread_local std::vector<std::int32_t> row_buffer;
-    if (!p.zb_zero) {
-      row_buffer.resize(static_cast<std::size_t>(rows));
-      const u32 zb = static_cast<u32>(p.zb[0]);
-      for (int64_t r = 0; r < rows; ++r)
-        row_buffer[static_cast<std::size_t>(r)] = static_cast<std::int32_t>(u32(0) - zb * static_cast<u32>(p.a->sums()[i0 + r]));
-      blk.row_add = row_buffer.data();
-    }
+    if (!p.zb_zero) blk.row_add = row_buffer.data();
     p.sink.write(p.sink.context, blk);
     return;
   }
