@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -334,6 +335,47 @@ TEST_CASE("q8_gemm float output: the kernel's float tiles give the dequantized b
             for (std::size_t i = 0; i < want.size(); ++i) differ += std::memcmp(&want[i], &got[i], sizeof(float)) != 0;
             CHECK(differ == 0);
           }
+    }
+  }
+}
+
+TEST_CASE("q8 f32_quantize_u8: the bytes of the true division, ties and near-ties included", "[qgemm]") {
+  // y = clamp(round_half_even(x / scale) + zero, 0, 255) with x / scale the
+  // correctly rounded float quotient (DynamicQuantizeLinear's rule), NaN -> 0.
+  // The inputs: random values over the range, the float nearest each
+  // (k + 1/2) * scale and its neighbours a few ulps apart (the quotients a
+  // kernel computing x * (1 / scale) could round to the other integer),
+  // zeros, infinities and NaN; scales ordinary, 1, tiny and huge.
+  const auto reference = [](float x, float scale, float zero) -> std::uint8_t {
+    volatile float q = x / scale;
+    const float v = std::nearbyint(q) + zero;
+    if (!(v > 0.0f)) return 0;
+    return static_cast<std::uint8_t>(v < 255.0f ? v : 255.0f);
+  };
+  std::mt19937 rng(5);
+  for (const auto* k : kernels()) {
+    INFO(k->name);
+    for (float scale : {0.0123f, 0.37f, 1.0f, 3.0f / 255.0f, 1e-30f, 1e-40f, 7e37f, 0.1f}) {
+      std::vector<float> x;
+      std::uniform_real_distribution<float> d(-300.0f * scale, 300.0f * scale);
+      for (int i = 0; i < 2000; ++i) x.push_back(d(rng));
+      for (int kq = -300; kq <= 300; ++kq) {
+        float t = static_cast<float>((kq + 0.5) * static_cast<double>(scale));
+        for (int u = 0; u < 4; ++u) t = std::nextafter(t, -INFINITY);
+        for (int u = 0; u < 9; ++u, t = std::nextafter(t, INFINITY)) x.push_back(t);
+      }
+      for (float v : {0.0f, -0.0f, INFINITY, -INFINITY, std::numeric_limits<float>::quiet_NaN()}) x.push_back(v);
+      for (float zero : {0.0f, 128.0f, 255.0f}) {
+        INFO("scale " << scale << " zero " << zero);
+        std::vector<std::uint8_t> y(x.size() + 1, 0xA5);
+        k->f32_quantize_u8(x.data(), static_cast<std::int64_t>(x.size()), scale, zero, y.data());
+        std::int64_t wrong = 0;
+        for (std::size_t i = 0; i < x.size(); ++i)
+          if (y[i] != reference(x[i], scale, zero) && wrong++ < 3)
+            UNSCOPED_INFO("x " << x[i] << ": " << int(y[i]) << " vs " << int(reference(x[i], scale, zero)));
+        CHECK(wrong == 0);
+        CHECK(y[x.size()] == 0xA5);
+      }
     }
   }
 }
