@@ -249,7 +249,7 @@ template <class T> status layer_norm(const call<ops::LayerNormalization>& c) {
       parallel_for(c.pool(), rows, grain_for(3 * len), [&](std::int64_t b, std::int64_t e) {
         for (std::int64_t r = b; r < e; ++r) {
           float stats[2];
-          row(xs + r * len, ys + r * len, len, sp, bp, eps, stats);
+          row(xs + r * len, nullptr, nullptr, nullptr, ys + r * len, len, sp, bp, eps, stats);
           if (mean) mean[r] = stats[0];
           if (inv) inv[r] = stats[1];
         }

@@ -1,9 +1,10 @@
 // kernels/cpu/skip_layer_normalization.hpp: com.microsoft SkipLayerNormalization.
 //
-// Per row of H floats: s = input + skip [+ bias] is written once (into the
-// input_skip_bias_sum output when it is asked for, else into the output
-// itself), then isa::f32_layer_norm_row normalizes it into the output while
-// the row is still in L1 (in place when s sits in the output). Each operand's
+// Per row of H floats, one call of isa::f32_layer_norm_row: its first pass
+// forms s = input + skip [+ bias] (written into the input_skip_bias_sum
+// output when it is asked for, else into the output itself) with the row's
+// sum, and the later passes normalize s into the output while the row is
+// still in L1 (in place when s sits in the output). Each operand's
 // row is found through its leading dims broadcast to the output's
 // (plan_broadcast over the leading dims: a row stride of 0 along a dim of 1),
 // so a skip shared by the batch needs no copy.
@@ -61,13 +62,8 @@ template <> struct kernel<ops::SkipLayerNormalization, cpu> {
       for (std::int64_t r = b; r < e; ++r) {
         const float* xr = xs + row_of(r, 0) * h;
         const float* kr = ks + row_of(r, 1) * h;
-        float* sr = sums + r * h;
-        if (bias)
-          for (std::int64_t j = 0; j < h; ++j) sr[j] = xr[j] + kr[j] + bias[j];
-        else
-          for (std::int64_t j = 0; j < h; ++j) sr[j] = xr[j] + kr[j];
         float stats[2];
-        normalize(sr, ys + r * h, h, gamma, beta, eps, stats);
+        normalize(xr, kr, bias, sums + r * h, ys + r * h, h, gamma, beta, eps, stats);
         if (mean) mean[r] = stats[0];
         if (inv) inv[r] = stats[1];
       }

@@ -701,13 +701,33 @@ void gelu_tanh_array(const float* x, float* y, std::int64_t n) {
 }
 
 // LayerNorm of one row (isa::f32_layer_norm_fn): vector sums, scalar tails.
-void layer_norm_row(const float* x, float* y, std::int64_t n, const float* scale, const float* bias, float eps,
-                    float* stats) {
+// With skip, the first pass also forms t = (x + skip) (+ add) and stores it
+// to `sum`, the later passes reading t there (SkipLayerNormalization added
+// the row in a pass of its own before).
+void layer_norm_row(const float* x, const float* skip, const float* add, float* sum_out, float* y, std::int64_t n,
+                    const float* scale, const float* bias, float eps, float* stats) {
   const std::int64_t whole = n - n % lanes;
   vec s(0.0f);
-  for (std::int64_t i = 0; i < whole; i += lanes) s = s + load_vec(x + i);
-  float sum = reduce_add(s);
-  for (std::int64_t i = whole; i < n; ++i) sum += x[i];
+  float sum;
+  if (skip) {
+    for (std::int64_t i = 0; i < whole; i += lanes) {
+      vec t = load_vec(x + i) + load_vec(skip + i);
+      if (add) t = t + load_vec(add + i);
+      store_vec(sum_out + i, t);
+      s = s + t;
+    }
+    sum = reduce_add(s);
+    for (std::int64_t i = whole; i < n; ++i) {
+      const float t = add ? x[i] + skip[i] + add[i] : x[i] + skip[i];
+      sum_out[i] = t;
+      sum += t;
+    }
+    x = sum_out;
+  } else {
+    for (std::int64_t i = 0; i < whole; i += lanes) s = s + load_vec(x + i);
+    sum = reduce_add(s);
+    for (std::int64_t i = whole; i < n; ++i) sum += x[i];
+  }
   const float mean = sum / static_cast<float>(n);
   const vec m(mean);
   vec q(0.0f);

@@ -49,9 +49,9 @@ void f32_tanh__neon_x4(const float* x, float* y, std::int64_t n) { tanh_array(x,
 void f32_erf__neon_x4(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
 void f32_gelu__neon_x4(const float* x, float* y, std::int64_t n) { gelu_array(x, y, n); }
 void f32_gelu_tanh__neon_x4(const float* x, float* y, std::int64_t n) { gelu_tanh_array(x, y, n); }
-void f32_layer_norm_row__neon_x4(const float* x, float* y, std::int64_t n, const float* scale, const float* bias,
-                         float eps, float* stats) {
-  layer_norm_row(x, y, n, scale, bias, eps, stats);
+void f32_layer_norm_row__neon_x4(const float* x, const float* skip, const float* add, float* sum, float* y,
+                         std::int64_t n, const float* scale, const float* bias, float eps, float* stats) {
+  layer_norm_row(x, skip, add, sum, y, n, scale, bias, eps, stats);
 }
 void f32_softmax_rows__neon_x4(const float* x, std::int64_t ldx, float* y, std::int64_t ldy, std::int64_t rows,
                         std::int64_t n, const float* bias, std::int64_t ldb, float* inv_sums) {

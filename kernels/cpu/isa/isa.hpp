@@ -226,8 +226,12 @@ using f32_unary_fn = void (*)(const float* x, float* y, std::int64_t n);
 /// n == 0 writes nothing.
 using f32_softmax_rows_fn = void (*)(const float* x, std::int64_t ldx, float* y, std::int64_t ldy, std::int64_t rows,
                                      std::int64_t n, const float* bias, std::int64_t ldb, float* inv_sums);
-using f32_layer_norm_fn = void (*)(const float* x, float* y, std::int64_t n, const float* scale, const float* bias,
-                                   float eps, float* stats);
+/// LayerNorm of one row of n: y = (t - mean) / sqrt(var + eps) * scale (+ bias),
+/// stats = {mean, 1 / sqrt(var + eps)}, t = x; or, with skip, t = (x + skip)
+/// (+ add) computed in the first pass and stored to sum (which may be y):
+/// SkipLayerNormalization's input and output 3 in one pass.
+using f32_layer_norm_fn = void (*)(const float* x, const float* skip, const float* add, float* sum, float* y,
+                                   std::int64_t n, const float* scale, const float* bias, float eps, float* stats);
 
 /// The micro-kernels of one level. Names follow <dtype>_<op>__<isa>_<tile>;
 /// `gemm_name` is the GEMM kernel's (e.g. "f32_gemm__avx512_12x32").
