@@ -176,6 +176,23 @@ inline status attention(const call<ops::Attention>& c) {
       }
   }
 
+  // Batch b and query head h of (b, h) = bh, and where that head's Q, K, V
+  // (its kv head's) and Y rows start.
+  struct head_rows {
+    std::int64_t b, h;
+    const float *q, *k, *v;
+    float* y;
+  };
+  const auto head = [&](std::int64_t bh) {
+    const std::int64_t b = bh / Hq, h = bh % Hq, hk = h / (Hq / Hkv);
+    return head_rows{b,
+                     h,
+                     three_d ? qf + b * Sq * ldq + h * D : qf + bh * Sq * D,
+                     kv_3d ? kbase + b * T * ldk + hk * D : kbase + (b * Hkv + hk) * T * D,
+                     kv_3d ? vbase + b * T * ldv + hk * Dv : vbase + (b * Hkv + hk) * T * Dv,
+                     three_d ? yf + b * Sq * ldy + h * Dv : yf + bh * Sq * Dv};
+  };
+
   // The plain case with no scores output and a few rows of queries (a
   // prefill or an encoder; one query row is a GEMV, below) runs blocks of mr
   // query rows through the micro-kernel with every operand in L1: K^T and V
@@ -201,11 +218,7 @@ inline status attention(const call<ops::Attention>& c) {
       isa::f32_gemm_params qk_params, pv_params;
       qk_params.alpha = scale;
       for (std::int64_t bh = lo; bh < hi; ++bh) {
-        const std::int64_t b = bh / Hq, h = bh % Hq, hk = h / (Hq / Hkv);
-        const float* qh = three_d ? qf + b * Sq * ldq + h * D : qf + bh * Sq * D;
-        const float* kh = kv_3d ? kbase + b * T * ldk + hk * D : kbase + (b * Hkv + hk) * T * D;
-        const float* vh = kv_3d ? vbase + b * T * ldv + hk * Dv : vbase + (b * Hkv + hk) * T * Dv;
-        float* yh = three_d ? yf + b * Sq * ldy + h * Dv : yf + bh * Sq * Dv;
+        const auto [b, h, qh, kh, vh, yh] = head(bh);
         isa_table.f32_gemm_pack(kh, ldk, false, T, D, nr, kt, D * nr);  // B = K^T: (d, t) at kh[t * ldk + d]
         isa_table.f32_gemm_pack(vh, ldv, true, Dv, T, nr, vp, T * nr);  // B = V: (t, d) at vh[t * ldv + d]
         for (std::int64_t i0 = 0; i0 < Sq; i0 += mr) {
@@ -251,11 +264,7 @@ inline status attention(const call<ops::Attention>& c) {
   parallel_for(c.pool(), B * Hq, 1, [&](std::int64_t lo, std::int64_t hi) {
     std::vector<float> s(static_cast<std::size_t>(Sq * T)), bias(static_cast<std::size_t>(T));
     for (std::int64_t bh = lo; bh < hi; ++bh) {
-      const std::int64_t b = bh / Hq, h = bh % Hq, hk = h / (Hq / Hkv);
-      const float* qh = three_d ? qf + b * Sq * ldq + h * D : qf + bh * Sq * D;
-      const float* kh = kv_3d ? kbase + b * T * ldk + hk * D : kbase + (b * Hkv + hk) * T * D;
-      const float* vh = kv_3d ? vbase + b * T * ldv + hk * Dv : vbase + (b * Hkv + hk) * T * Dv;
-      float* yh = three_d ? yf + b * Sq * ldy + h * Dv : yf + bh * Sq * Dv;
+      const auto [b, h, qh, kh, vh, yh] = head(bh);
       float* qk = qkbuf.empty() ? nullptr : qkbuf.data() + bh * Sq * T;
       sgemm(false, true, Sq, T, D, scale, qh, ldq, kh, ldk, 0.0f, s.data(), T, nullptr);
       const std::int64_t offset = P ? P : nonpad ? nonpad[b] - Sq : 0;

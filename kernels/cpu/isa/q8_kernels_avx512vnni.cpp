@@ -49,6 +49,18 @@ struct tile_8x32 {
       c1[i] = _mm512_dpbusd_epi32(c1[i], ai, b1);
     }
   }
+  // A K slice of `groups` groups: A's panel at a, B's at b (128 bytes a
+  // group); with pf, the next B slice's two lines per group fetched as b's
+  // are read.
+  [[gnu::always_inline]] void run(std::int64_t groups, const std::uint8_t* a, const std::int8_t* b, const char* pf) {
+    for (std::int64_t p = 0; p < groups; ++p, a += mr * 4, b += 128) {
+      if (pf) {
+        _mm_prefetch(pf + p * 128, _MM_HINT_T0);
+        _mm_prefetch(pf + p * 128 + 64, _MM_HINT_T0);
+      }
+      step(a, b);
+    }
+  }
   [[gnu::always_inline]] void spill(std::int32_t (&tile)[mr][32]) const {
 #pragma GCC unroll 8
     for (int i = 0; i < mr; ++i) {
@@ -58,26 +70,24 @@ struct tile_8x32 {
   }
 };
 
+// The masks of a tile's two 16-column halves for its first n columns.
+[[gnu::always_inline]] inline void column_masks(int n, __mmask16& k0, __mmask16& k1) {
+  k0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
+  k1 = n >= 32 ? __mmask16(0xFFFF) : n <= 16 ? __mmask16(0) : __mmask16((1u << (n - 16)) - 1);
+}
+
 }  // namespace
 
 void u8s8_gemm__avx512vnni_8x32(std::int64_t groups, const void* av, const void* bv, std::int32_t* c,
                                 std::int64_t ldc, int m, int n, bool accumulate, const void* prefetch) {
   constexpr int mr = tile_8x32::mr;
-  const auto* a = static_cast<const std::uint8_t*>(av);
-  const auto* b = static_cast<const std::int8_t*>(bv);
-  const char* pf = static_cast<const char*>(prefetch);
   tile_8x32 acc;
-  for (std::int64_t p = 0; p < groups; ++p, a += mr * 4, b += 128) {
-    if (pf) {  // two lines per group, like b
-      _mm_prefetch(pf + p * 128, _MM_HINT_T0);
-      _mm_prefetch(pf + p * 128 + 64, _MM_HINT_T0);
-    }
-    acc.step(a, b);
-  }
+  acc.run(groups, static_cast<const std::uint8_t*>(av), static_cast<const std::int8_t*>(bv),
+          static_cast<const char*>(prefetch));
   alignas(64) std::int32_t tile[mr][32];
   acc.spill(tile);
-  const __mmask16 k0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
-  const __mmask16 k1 = n >= 32 ? __mmask16(0xFFFF) : n <= 16 ? __mmask16(0) : __mmask16((1u << (n - 16)) - 1);
+  __mmask16 k0, k1;
+  column_masks(n, k0, k1);
   for (int i = 0; i < m; ++i) {
     std::int32_t* row = c + i * ldc;
     __m512i r0 = _mm512_load_si512(tile[i]), r1 = _mm512_load_si512(tile[i] + 16);
@@ -99,21 +109,13 @@ void u8s8_gemm_float__avx512vnni_8x32(std::int64_t groups, const void* av, const
                                       const q8_float_tile& out) {
   constexpr int mr = tile_8x32::mr;
   constexpr int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
-  const auto* a = static_cast<const std::uint8_t*>(av);
-  const auto* b = static_cast<const std::int8_t*>(bv);
-  const char* pf = static_cast<const char*>(prefetch);
   tile_8x32 acc;
-  for (std::int64_t p = 0; p < groups; ++p, a += mr * 4, b += 128) {
-    if (pf) {
-      _mm_prefetch(pf + p * 128, _MM_HINT_T0);
-      _mm_prefetch(pf + p * 128 + 64, _MM_HINT_T0);
-    }
-    acc.step(a, b);
-  }
+  acc.run(groups, static_cast<const std::uint8_t*>(av), static_cast<const std::int8_t*>(bv),
+          static_cast<const char*>(prefetch));
   alignas(64) std::int32_t tile[mr][32];
   acc.spill(tile);
-  const __mmask16 k0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
-  const __mmask16 k1 = n >= 32 ? __mmask16(0xFFFF) : n <= 16 ? __mmask16(0) : __mmask16((1u << (n - 16)) - 1);
+  __mmask16 k0, k1;
+  column_masks(n, k0, k1);
   __m512i col0 = _mm512_setzero_si512(), col1 = _mm512_setzero_si512();
   if (out.col_add) {
     col0 = _mm512_maskz_loadu_epi32(k0, out.col_add);
