@@ -14,10 +14,15 @@
 #      (largest |diff|, cosine similarity), and ORT's int8 outputs with onyx's
 #      int8 outputs (the same quantized model in both runtimes).
 # With --ocr, also PP-OCRv4 det and rec (the OCR example's models,
-# `ninja -C build ocr_models ocr_samples`) quantized statically to QDQ, per
-# tensor (they are opset 9/11 models: per-channel DequantizeLinear needs 13),
-# calibrated on the rendered sample images (bench/ort/image_inputs.js), and
-# timed and compared on one of them; and det quantized dynamically (Conv).
+# `ninja -C build ocr_models ocr_samples`) quantized statically to QDQ with
+# per-channel weights (onyx-quantize moves these opset 9/11 models to opset
+# 13 for DequantizeLinear's axis), calibrated on the rendered sample images:
+# det on the images as the OCR example feeds them to det
+# (bench/ort/image_inputs.js), rec on the text lines the example cuts from
+# them (onyx-ocr --dump-tensors); timed and compared on the paragraph sample
+# (rec's drift also as decoded text); then the whole OCR example run on
+# every sample with the int8 det and rec, its text against the float run's.
+# And det quantized dynamically (Conv).
 # Run on a quiet machine (no build or test beside it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,7 +39,7 @@ while (($#)); do
     --rounds) rounds=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --ocr) ocr=1; shift ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) dirs+=("$1"); shift ;;
   esac
 done
@@ -75,24 +80,53 @@ drift() {
   node "$here/ort/run_ort.js" "$q/model.onnx" --input "x=$q/test_data_set_0/input_0.pb" --runs 1 --warmup 0 \
     --output-dir "$work/$name/ort_int8" >/dev/null
   echo "== $name: onyx int8 against onyx float"
-  node "$here/ort/drift.js" "$work/$name/float" "$work/$name/int8"
+  node "$here/ort/drift.js" "$work/$name/float" "$work/$name/int8" "${@:3}"
   echo "== $name: ORT int8 against onyx int8 (the same quantized model)"
-  node "$here/ort/drift.js" "$work/$name/int8" "$work/$name/ort_int8"
+  node "$here/ort/drift.js" "$work/$name/int8" "$work/$name/ort_int8" "${@:3}"
+}
+# The text lines onyx-ocr reads from IMAGE with the models in DIR, without
+# their confidences.
+ocr_text() {
+  "$ocr_dir/onyx-ocr" "$1" --models "$2" --threads 1 --out "$work/annotated.png" |
+    sed -n 's/^ *\([0-9]*\)  [0-9.]*  \[[^]]*\]  /\1 /p'
 }
 if ((ocr)); then
   ocr_dir=$build/examples/ocr
-  samples=("$ocr_dir"/samples/*.png)
+  samples=()
+  for s in "$ocr_dir"/samples/*.png; do [[ $s == *.ocr.png ]] || samples+=("$s"); done
+  keys=$ocr_dir/models/ppocr_keys_v1.txt
+  # rec's calibration sets: the lines the OCR example cuts from each sample.
+  for i in "${!samples[@]}"; do
+    "$ocr_dir/onyx-ocr" "${samples[$i]}" --threads 1 --out "$work/annotated.png" --dump-tensors "$work/dump_$i" >/dev/null
+    mkdir -p "$work/cal_rec/test_data_set_$i"
+    cp "$work/dump_$i/rec_input.pb" "$work/cal_rec/test_data_set_$i/input_0.pb"
+  done
+  node "$here/ort/image_inputs.js" det "$work/cal_det" "${samples[@]}" >/dev/null
+  paragraph=0
+  for i in "${!samples[@]}"; do [[ $(basename "${samples[$i]}") != paragraph.png ]] || paragraph=$i; done
   for kind in det rec; do
     f=$build/bench/int8/ppocrv4_$kind
     q=$build/bench/int8/ppocrv4_${kind}_qdq
     mkdir -p "$f" "$q"
     cp "$ocr_dir/models/ch_PP-OCRv4_${kind}_infer.onnx" "$f/model.onnx"
-    rm -rf "$work/cal_$kind"
-    node "$here/ort/image_inputs.js" "$kind" "$work/cal_$kind" "${samples[@]}" >/dev/null
-    "$build/tools/onyx-quantize" static "$f/model.onnx" "$q/model.onnx" --calibrate "$work/cal_$kind" --per-tensor >/dev/null
-    for d in "$f" "$q"; do rm -rf "$d/test_data_set_0"; cp -r "$work/cal_$kind/test_data_set_2" "$d/test_data_set_0"; done
-    drift "$f" "$q"
+    "$build/tools/onyx-quantize" static "$f/model.onnx" "$q/model.onnx" --calibrate "$work/cal_$kind" >/dev/null
+    for d in "$f" "$q"; do rm -rf "$d/test_data_set_0"; cp -r "$work/cal_$kind/test_data_set_$paragraph" "$d/test_data_set_0"; done
+    if [[ $kind == rec ]]; then drift "$f" "$q" --ctc "$keys"; else drift "$f" "$q"; fi
     models+=("$f/model.onnx" "$q/model.onnx")
+  done
+  # The OCR example end to end with int8 det and rec (cls stays float).
+  mkdir -p "$work/int8_models"
+  cp "$ocr_dir/models/ch_ppocr_mobile_v2.0_cls_infer.onnx" "$keys" "$work/int8_models/"
+  for kind in det rec; do cp "$build/bench/int8/ppocrv4_${kind}_qdq/model.onnx" "$work/int8_models/ch_PP-OCRv4_${kind}_infer.onnx"; done
+  echo "== the OCR example, int8 det and rec against float"
+  for s in "${samples[@]}"; do
+    a=$(ocr_text "$s" "$ocr_dir/models")
+    b=$(ocr_text "$s" "$work/int8_models")
+    if [[ $a == "$b" ]]; then
+      echo "$(basename "$s"): the same $(grep -c . <<<"$a") lines: $(tr '\n' '|' <<<"$a")"
+    else
+      echo "$(basename "$s"): float $(tr '\n' '|' <<<"$a") against int8 $(tr '\n' '|' <<<"$b")"
+    fi
   done
   f=$build/bench/int8/ppocrv4_det
   q=$build/bench/int8/ppocrv4_det_dynamic

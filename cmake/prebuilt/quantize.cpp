@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "onyx/session.hpp"
@@ -514,6 +515,160 @@ status lift_to_opset11(GraphProto& g) {
   return ok();
 }
 
+/// The ops whose form changed between opsets 11 and 13, for lift_to_opset13.
+bool changed_after_opset11(const NodeProto& n) {
+  static const std::set<std::string> ops{"Squeeze", "Unsqueeze", "Split",   "ReduceSum", "Softmax",
+                                         "LogSoftmax", "Hardmax", "Dropout", "Upsample", "Scatter"};
+  return default_domain(n) && ops.count(n.op_type());
+}
+
+/// The rank of each input of `g`'s nodes that lift_to_opset13 needs (the
+/// Softmax family's, whose axis means something else from opset 13), from
+/// the float model's own inference: a session over it with those values as
+/// outputs. A rank inference cannot tell is left out.
+result<std::map<std::string, int>> ranks_for_lift(const ModelProto& m, const std::filesystem::path& model_dir) {
+  std::set<std::string> wanted;
+  for (const auto& n : m.graph().node())
+    if (default_domain(n) && (n.op_type() == "Softmax" || n.op_type() == "LogSoftmax" || n.op_type() == "Hardmax") &&
+        n.input_size() > 0)
+      wanted.insert(n.input(0));
+  std::map<std::string, int> ranks;
+  // Graph inputs and initializers declare theirs; the rest come from inference.
+  for (const auto& i : m.graph().input())
+    if (wanted.count(i.name()) && i.type().tensor_type().has_shape())
+      ranks[i.name()] = i.type().tensor_type().shape().dim_size(), wanted.erase(i.name());
+  for (const auto& i : m.graph().initializer())
+    if (wanted.count(i.name())) ranks[i.name()] = i.dims_size(), wanted.erase(i.name());
+  if (wanted.empty()) return ranks;
+  ModelProto probe = m;
+  graph::external_data_root root(model_dir);
+  ONYX_TRY(internalize(*probe.mutable_graph(), root));
+  std::set<std::string> outputs;
+  for (const auto& o : probe.graph().output()) outputs.insert(o.name());
+  for (const auto& t : wanted)
+    if (!outputs.count(t)) probe.mutable_graph()->add_output()->set_name(t);
+  session_options so;
+  so.threads = 1;
+  so.optimization_level = graph::passes::optimization_level::none;
+  ONYX_ASSIGN(auto s, session::open_bytes(probe.SerializeAsString(), so));
+  for (const auto& o : s->outputs())
+    if (wanted.count(o.name) && o.type.shape.rank_known) ranks[o.name] = static_cast<int>(o.type.shape.rank());
+  return ranks;
+}
+
+/// `g`'s ops whose form changed between opsets 11 and 13 rewritten in their
+/// opset-13 form (what onnx's version converter does for them):
+///  - Squeeze / Unsqueeze `axes`, Split `split`, ReduceSum `axes` and
+///    Dropout `ratio` (opset 12) move from attributes to constant inputs;
+///  - Softmax, LogSoftmax and Hardmax: up to opset 12 the input is coerced
+///    to 2-D at `axis` (default 1), from 13 the op runs along that one axis
+///    (default -1). An axis that is already the last one keeps its meaning
+///    and is written out; any other becomes Flatten(axis) -> op(axis 1) ->
+///    Reshape to the input's shape.
+/// Upsample and Scatter, deprecated by opset 13, are refused. `ranks` holds
+/// the Softmax family's input ranks (ranks_for_lift); subgraphs, which have
+/// none there, may hold only Softmax-family nodes whose axis is -1.
+status lift_graph_to_opset13(GraphProto& g, const std::map<std::string, int>& ranks) {
+  for (auto& n : *g.mutable_node())
+    for (auto& a : *n.mutable_attribute())
+      if (a.has_g()) ONYX_TRY(lift_graph_to_opset13(*a.mutable_g(), {}));
+  std::vector<NodeProto> nodes;
+  nodes.reserve(g.node_size());
+  for (auto& n : *g.mutable_node()) {
+    if (!changed_after_opset11(n)) {
+      nodes.push_back(std::move(n));
+      continue;
+    }
+    const std::string base = n.name().empty() ? n.output(0) : n.name();
+    const std::string& op = n.op_type();
+    if (op == "Upsample" || op == "Scatter")
+      return bad_node(n, "is deprecated in opset 13 (Resize, ScatterElements replace it); convert the model first");
+    // Attribute `key` (ints, or a float for Dropout) moved to input `slot`.
+    auto move_to_input = [&](const char* key, int slot) -> status {
+      auto* attrs = n.mutable_attribute();
+      auto it = std::find_if(attrs->begin(), attrs->end(), [&](const auto& a) { return a.name() == key; });
+      if (it == attrs->end()) return ok();
+      if (n.input_size() > slot) return bad_node(n, std::string("has both a `") + key + "` attribute and input");
+      tensor t = it->type() == onnx::AttributeProto::FLOAT
+                     ? tensor::scalar(it->f())
+                     : tensor::from(std::vector<std::int64_t>(it->ints().begin(), it->ints().end()),
+                                    {static_cast<std::int64_t>(it->ints_size())});
+      const std::string name = base + "_" + key;
+      *g.add_initializer() = graph::tensor_to_proto(t, name);
+      while (n.input_size() < slot) n.add_input("");
+      n.add_input(name);
+      attrs->erase(it);
+      return ok();
+    };
+    if (op == "Squeeze" || op == "Unsqueeze" || op == "ReduceSum") {
+      ONYX_TRY(move_to_input("axes", 1));
+    } else if (op == "Split") {
+      ONYX_TRY(move_to_input("split", 1));
+    } else if (op == "Dropout") {
+      ONYX_TRY(move_to_input("ratio", 1));
+    } else {  // Softmax, LogSoftmax, Hardmax
+      std::int64_t axis = 1;
+      onnx::AttributeProto* axis_attr = nullptr;
+      for (auto& a : *n.mutable_attribute())
+        if (a.name() == "axis") axis_attr = &a, axis = a.i();
+      if (!axis_attr) {
+        axis_attr = n.add_attribute();
+        axis_attr->set_name("axis");
+        axis_attr->set_type(onnx::AttributeProto::INT);
+      }
+      if (axis == -1) {
+        axis_attr->set_i(-1);
+        nodes.push_back(std::move(n));
+        continue;
+      }
+      auto r = n.input_size() > 0 ? ranks.find(n.input(0)) : ranks.end();
+      if (r == ranks.end())
+        return bad_node(n, "its input's rank is unknown, and its axis " + std::to_string(axis) +
+                               " means something else from opset 13; convert the model to opset 13 first");
+      const int rank = r->second;
+      const std::int64_t a = axis < 0 ? axis + rank : axis;
+      if (a < 0 || a >= std::max(rank, 1)) return bad_node(n, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+      if (a == rank - 1 || rank <= 1) {
+        axis_attr->set_i(-1);
+        nodes.push_back(std::move(n));
+        continue;
+      }
+      // Flatten at the axis, the op along the flattened rows, back to the input's shape.
+      const std::string x = n.input(0), y = n.output(0);
+      NodeProto shape, flatten, reshape;
+      shape.set_op_type("Shape");
+      shape.set_name(base + "_shape");
+      shape.add_input(x);
+      shape.add_output(base + "_shape_output");
+      flatten.set_op_type("Flatten");
+      flatten.set_name(base + "_flatten");
+      flatten.add_input(x);
+      flatten.add_output(base + "_flatten_output");
+      auto* fa = flatten.add_attribute();
+      fa->set_name("axis");
+      fa->set_type(onnx::AttributeProto::INT);
+      fa->set_i(a);
+      n.set_input(0, base + "_flatten_output");
+      n.set_output(0, base + "_2d_output");
+      axis_attr->set_i(1);
+      reshape.set_op_type("Reshape");
+      reshape.set_name(base + "_reshape");
+      reshape.add_input(base + "_2d_output");
+      reshape.add_input(base + "_shape_output");
+      reshape.add_output(y);
+      nodes.push_back(std::move(shape));
+      nodes.push_back(std::move(flatten));
+      nodes.push_back(std::move(n));
+      nodes.push_back(std::move(reshape));
+      continue;
+    }
+    nodes.push_back(std::move(n));
+  }
+  g.clear_node();
+  for (auto& n : nodes) *g.add_node() = std::move(n);
+  return ok();
+}
+
 /// ORT's check_opset_version: below 10 becomes 11 (with the ops whose form
 /// changed rewritten); 10 is refused here.
 status check_opset(ModelProto& m, std::int64_t least, const char* why) {
@@ -528,6 +683,20 @@ status check_opset(ModelProto& m, std::int64_t least, const char* why) {
 }
 
 }  // namespace
+
+status lift_to_opset13(ModelProto& m, const std::filesystem::path& model_dir) {
+  ONYX_ASSIGN(auto* opset, default_opset(m));
+  if (opset->version() >= 13) return ok();
+  if (opset->version() < 11) {
+    ONYX_TRY(lift_to_opset11(*m.mutable_graph()));
+    opset->set_version(11);
+  }
+  ONYX_ASSIGN(auto ranks, ranks_for_lift(m, model_dir));
+  ONYX_TRY(lift_graph_to_opset13(*m.mutable_graph(), ranks));
+  opset->set_version(13);
+  if (m.ir_version() < 7) m.set_ir_version(7);  // the IR version that goes with opset 13
+  return ok();
+}
 
 result<quantize_summary> quantize_dynamic(ModelProto& m, const std::filesystem::path& model_dir,
                                           const dynamic_quantize_options& opt) {
@@ -981,10 +1150,13 @@ class qdq_quantizer {
 result<quantize_summary> quantize_static(ModelProto& m, const std::filesystem::path& model_dir,
                                          const std::vector<std::filesystem::path>& sets,
                                          const static_quantize_options& opt) {
-  ONYX_TRY(check_opset(m, opt.per_channel ? 13 : 10,
-                       opt.per_channel ? "per-channel weights need DequantizeLinear's axis (opset 13); "
-                                         "quantize per tensor instead"
-                                       : "QuantizeLinear needs opset 10"));
+  ONYX_TRY(check_opset(m, 10, "QuantizeLinear needs opset 10"));
+  if (opt.per_channel) {  // DequantizeLinear's axis needs opset 13
+    ONYX_ASSIGN(auto* opset, default_opset(m));
+    if (opset->version() < 13)
+      ONYX_TRY(lift_to_opset13(m, model_dir)
+                   .with_context("moving the model to opset 13 for per-channel weights (or quantize per tensor)"));
+  }
   graph::external_data_root root(model_dir);
   ONYX_TRY(internalize(*m.mutable_graph(), root));
   const int rounding = std::fegetround();

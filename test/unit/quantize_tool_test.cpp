@@ -378,17 +378,78 @@ TEST_CASE("quantize_static: percentile calibration drops outliers; per-tensor op
   onnx::ModelProto e = b.proto();
   CHECK_FALSE(tools::quantize_static(e, {}, {}).ok());
   CHECK_FALSE(tools::calibration_sets(onyx::test::temp_path("quantize_empty_missing")).ok());
-  // Per-channel needs opset 13; per tensor works at 11.
+  // Per-channel needs opset 13: an opset-11 model is moved there; per tensor stays at 11.
   graph::model_builder b11{11};
   auto x11 = b11.input("x", dtype::float32, {1, 2001});
   b11.output(b11.node("MatMul", {x11, b11.initializer("W", tensor::from<float>(std::vector<float>(2001, 0.5f), {2001, 1}))}));
   onnx::ModelProto m11 = b11.proto();
-  auto r11 = tools::quantize_static(m11, {}, *sets);
-  REQUIRE_FALSE(r11.ok());
-  CHECK(r11.error().message().find("opset 13") != std::string::npos);
+  REQUIRE(tools::quantize_static(m11, {}, *sets).ok());
+  CHECK(m11.opset_import(0).version() == 13);
+  CHECK(initializer(m11.graph(), "W_scale").shape() == extents{1});
   onnx::ModelProto t11 = b11.proto();
   REQUIRE(tools::quantize_static(t11, {}, *sets, {.per_channel = false}).ok());
+  CHECK(t11.opset_import(0).version() == 11);
   CHECK(initializer(t11.graph(), "W_scale").shape() == extents{});
+}
+
+TEST_CASE("lift_to_opset13: the ops whose form changed, rewritten; outputs unchanged; errors") {
+  // One op of each kind that changed between opsets 11 and 13, at opset 11.
+  graph::model_builder b{11};
+  auto x = b.input("x", dtype::float32, {2, 3, 4});
+  auto u = b.node("Unsqueeze", {x}, {{"axes", std::vector<std::int64_t>{0}}});          // [1,2,3,4]
+  auto q = b.node("Squeeze", {u}, {{"axes", std::vector<std::int64_t>{0}}});            // [2,3,4]
+  auto parts = b.node("Split", {q}, {{"axis", 2}, {"split", std::vector<std::int64_t>{1, 3}}}, 2);
+  auto sum = b.node("ReduceSum", {parts[1]}, {{"axes", std::vector<std::int64_t>{2}}, {"keepdims", 1}});  // [2,3,1]
+  auto last = b.node("Softmax", {x}, {{"axis", 2}});       // the last axis: the same meaning at 13
+  auto mid = b.node("LogSoftmax", {x}, {{"axis", 1}});     // rows of 12 at 11, columns of 3 at 13
+  auto dflt = b.node("Hardmax", {x});                      // default axis 1 at 11, -1 at 13
+  auto drop = b.node("Dropout", {last}, {{"ratio", 0.25f}});
+  for (const auto& y : {parts[0], sum, drop, mid, dflt}) b.output(y);
+  onnx::ModelProto m = b.proto();
+  std::vector<float> xs(24);
+  for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = std::sin(static_cast<float>(i) * 1.7f) * 3;
+  std::vector<named_value> in{{"x", value(tensor::from<float>(xs, {2, 3, 4}))}};
+  const auto before = run(m, in);
+
+  REQUIRE(tools::lift_to_opset13(m, {}).ok());
+  CHECK(m.opset_import(0).version() == 13);
+  CHECK(m.ir_version() >= 7);
+  for (const char* op : {"Unsqueeze", "Squeeze", "Split", "ReduceSum", "Dropout"}) {
+    INFO(op);
+    const onnx::NodeProto* n = nullptr;
+    for (const auto& k : m.graph().node())
+      if (k.op_type() == op) n = &k;
+    REQUIRE(n);
+    CHECK(n->input_size() == 2);  // the attribute is now a constant input
+    for (const auto& a : n->attribute()) CHECK(a.name() != "axes");
+  }
+  // The LogSoftmax at axis 1 and the Hardmax with the default axis run flattened;
+  // the Softmax on the last axis stays one node.
+  const auto ops = ops_of(m.graph());
+  CHECK(std::count(ops.begin(), ops.end(), "Flatten") == 2);
+  CHECK(std::count(ops.begin(), ops.end(), "Reshape") == 2);
+  CHECK(std::count(ops.begin(), ops.end(), "Softmax") == 1);
+
+  const auto after = run(m, in);
+  REQUIRE(after.size() == before.size());
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    INFO("output " << i);
+    CHECK(after[i].as_tensor().shape() == before[i].as_tensor().shape());
+    CHECK(floats(after[i]) == floats(before[i]));  // the same arithmetic in the same order
+  }
+  // Lifting twice changes nothing.
+  const std::string once = m.SerializeAsString();
+  REQUIRE(tools::lift_to_opset13(m, {}).ok());
+  CHECK(m.SerializeAsString() == once);
+
+  // Refused: an op opset 13 no longer has, named.
+  graph::model_builder u9{9};
+  auto ux = u9.input("x", dtype::float32, {1, 1, 2, 2});
+  u9.output(u9.node("Upsample", {ux, u9.initializer("s", tensor::from<float>({1, 1, 2, 2}, {4}))}));
+  onnx::ModelProto um = u9.proto();
+  auto r = tools::lift_to_opset13(um, {});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.message().find("Upsample") != std::string::npos);
 }
 
 TEST_CASE("convert_float16: narrow weights, and keep_io_types' Casts at the boundary") {

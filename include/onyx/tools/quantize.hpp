@@ -46,7 +46,8 @@
 //   (100 - p) / 2 % of the values from each side; ORT merges histograms batch
 //   by batch, so its thresholds can differ by a bin). As ORT does, a Relu or
 //   Clip input that feeds only that node takes the node's output range.
-//   Per-channel weights need opset 13 (DequantizeLinear's axis).
+//   Per-channel weights need DequantizeLinear's axis (opset 13): a model
+//   below opset 13 is first moved there by lift_to_opset13.
 //
 // Constant-node weights (exporters that write no initializers) are moved to
 // initializers when a quantized node reads them; external data is read in.
@@ -94,6 +95,18 @@ enum class calibration_method { min_max, percentile };
 struct tensor_range {
   float min = 0, max = 0;
 };
+
+/// Moves `m` (ai.onnx opset 9 to 12) to opset 13, rewriting the ops whose
+/// form changed on the way, as onnx's version converter does: Slice's and
+/// Clip's attributes (opset 10, 11), Dropout's ratio (12), Squeeze's,
+/// Unsqueeze's and ReduceSum's axes and Split's split (13) become constant
+/// inputs; a Softmax, LogSoftmax or Hardmax whose axis is not its input's
+/// last (rank from onyx's shape inference of `m`) runs on the input
+/// flattened at that axis (Shape, Flatten, op, Reshape), the opset-12
+/// meaning. Ops that opset 13 no longer has (Upsample, Scatter) and a
+/// Softmax-family node of unknown rank are refused, naming the node. A model
+/// at 13 or later is left as it is. `model_dir`: where external data is read.
+status lift_to_opset13(onnx::ModelProto& m, const std::filesystem::path& model_dir);
 
 /// Options of quantize_static.
 struct static_quantize_options {
