@@ -11,6 +11,10 @@
 //   sgemm_packed/<shape>/threads:T   the constant operand packed once: A (the
 //                                    weights) for conv shapes, B for the others,
 //                                    as Conv and Gemm/MatMul do at prepare time
+//   sgemm_streamed/<shape>/threads:T sgemm_packed with B cycled through packed
+//                                    copies worth 256 MB, as a transformer's
+//                                    weights come from memory, not cache, in a
+//                                    run (bert_ shapes only)
 //   dnnl_sgemm/<shape>/threads:T     oneDNN (when found at configure time), its
 //                                    OpenMP team set to T threads
 //   q8gemm_packed/<shape>/threads:T  the int8 GEMM of kernels/cpu/qgemm.hpp
@@ -31,6 +35,7 @@
 //                            stored transposed (Gemm transB = 1)
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -151,6 +156,26 @@ void run_sgemm_packed(benchmark::State& state, shape s, int threads) {
   timer->report(state, threads);
 }
 
+// sgemm_packed on B in memory: enough packed copies of B to fill 256 MB,
+// used in turn, so each call reads its weights from DRAM as a model's layers
+// do (sgemm_packed reads one B, which the last-level cache holds).
+void run_sgemm_streamed(benchmark::State& state, shape s, int threads) {
+  const onyx::thread_pool pool(threads);
+  operands o(s);
+  onyx::bench::fp32_peak_gflops(threads);
+  const std::int64_t copies = std::max<std::int64_t>(2, (std::int64_t{256} << 20) / (s.K * s.N * 4));
+  std::vector<packed_b> pb;
+  for (std::int64_t i = 0; i < copies; ++i) pb.push_back(pack_b(s.trans_b, s.K, s.N, o.B.data(), s.trans_b ? s.K : s.N));
+  std::size_t next = 0;
+  const rate_timer timer(flops(s));
+  for (auto _ : state) {
+    sgemm_packed(false, s.M, s.N, s.K, 1.0f, o.A.data(), s.K, pb[next], 0.0f, o.C.data(), s.N, &pool);
+    next = next + 1 == pb.size() ? 0 : next + 1;
+    benchmark::DoNotOptimize(o.C.data());
+  }
+  timer.report(state, threads);
+}
+
 void run_q8gemm_packed(benchmark::State& state, shape s, int threads) {
   const onyx::thread_pool pool(threads);
   std::mt19937 rng(7);
@@ -217,6 +242,8 @@ const bool registered = [] {
       const std::string suffix = "/" + s.name + "/threads:" + std::to_string(t);
       benchmark::RegisterBenchmark(("sgemm" + suffix).c_str(), run_sgemm, s, t)->UseRealTime();
       benchmark::RegisterBenchmark(("sgemm_packed" + suffix).c_str(), run_sgemm_packed, s, t)->UseRealTime();
+      if (s.name.starts_with("bert_"))
+        benchmark::RegisterBenchmark(("sgemm_streamed" + suffix).c_str(), run_sgemm_streamed, s, t)->UseRealTime();
       if (!s.trans_b)
         benchmark::RegisterBenchmark(("q8gemm_packed" + suffix).c_str(), run_q8gemm_packed, s, t)->UseRealTime();
 #if defined(ONYX_BENCH_DNNL)
