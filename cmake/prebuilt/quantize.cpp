@@ -572,6 +572,18 @@ status lift_graph_to_opset13(GraphProto& g, const std::map<std::string, int>& ra
   for (auto& n : *g.mutable_node())
     for (auto& a : *n.mutable_attribute())
       if (a.has_g()) ONYX_TRY(lift_graph_to_opset13(*a.mutable_g(), {}));
+  // New values get names no value of the graph has yet.
+  std::set<std::string> taken;
+  for (const auto& i : g.input()) taken.insert(i.name());
+  for (const auto& i : g.initializer()) taken.insert(i.name());
+  for (const auto& n : g.node())
+    for (const auto& o : n.output()) taken.insert(o);
+  auto fresh = [&](const std::string& want) {
+    std::string name = want;
+    for (int i = 1; taken.count(name); ++i) name = want + "_" + std::to_string(i);
+    taken.insert(name);
+    return name;
+  };
   std::vector<NodeProto> nodes;
   nodes.reserve(g.node_size());
   for (auto& n : *g.mutable_node()) {
@@ -593,7 +605,7 @@ status lift_graph_to_opset13(GraphProto& g, const std::map<std::string, int>& ra
                      ? tensor::scalar(it->f())
                      : tensor::from(std::vector<std::int64_t>(it->ints().begin(), it->ints().end()),
                                     {static_cast<std::int64_t>(it->ints_size())});
-      const std::string name = base + "_" + key;
+      const std::string name = fresh(base + "_" + key);
       *g.add_initializer() = graph::tensor_to_proto(t, name);
       while (n.input_size() < slot) n.add_input("");
       n.add_input(name);
@@ -635,26 +647,28 @@ status lift_graph_to_opset13(GraphProto& g, const std::map<std::string, int>& ra
       }
       // Flatten at the axis, the op along the flattened rows, back to the input's shape.
       const std::string x = n.input(0), y = n.output(0);
+      const std::string shape_out = fresh(base + "_shape_output"), flat_out = fresh(base + "_flatten_output"),
+                        rows_out = fresh(base + "_2d_output");
       NodeProto shape, flatten, reshape;
       shape.set_op_type("Shape");
       shape.set_name(base + "_shape");
       shape.add_input(x);
-      shape.add_output(base + "_shape_output");
+      shape.add_output(shape_out);
       flatten.set_op_type("Flatten");
       flatten.set_name(base + "_flatten");
       flatten.add_input(x);
-      flatten.add_output(base + "_flatten_output");
+      flatten.add_output(flat_out);
       auto* fa = flatten.add_attribute();
       fa->set_name("axis");
       fa->set_type(onnx::AttributeProto::INT);
       fa->set_i(a);
-      n.set_input(0, base + "_flatten_output");
-      n.set_output(0, base + "_2d_output");
+      n.set_input(0, flat_out);
+      n.set_output(0, rows_out);
       axis_attr->set_i(1);
       reshape.set_op_type("Reshape");
       reshape.set_name(base + "_reshape");
-      reshape.add_input(base + "_2d_output");
-      reshape.add_input(base + "_shape_output");
+      reshape.add_input(rows_out);
+      reshape.add_input(shape_out);
       reshape.add_output(y);
       nodes.push_back(std::move(shape));
       nodes.push_back(std::move(flatten));

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <set>
 
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/session.hpp"
@@ -396,6 +397,8 @@ TEST_CASE("lift_to_opset13: the ops whose form changed, rewritten; outputs uncha
   // One op of each kind that changed between opsets 11 and 13, at opset 11.
   graph::model_builder b{11};
   auto x = b.input("x", dtype::float32, {2, 3, 4});
+  // A constant under the name the Unsqueeze's axes would take: the lift picks another.
+  b.initializer("n0_axes", tensor::from<float>({7.0f}, {1}));
   auto u = b.node("Unsqueeze", {x}, {{"axes", std::vector<std::int64_t>{0}}});          // [1,2,3,4]
   auto q = b.node("Squeeze", {u}, {{"axes", std::vector<std::int64_t>{0}}});            // [2,3,4]
   auto parts = b.node("Split", {q}, {{"axis", 2}, {"split", std::vector<std::int64_t>{1, 3}}}, 2);
@@ -414,6 +417,11 @@ TEST_CASE("lift_to_opset13: the ops whose form changed, rewritten; outputs uncha
   REQUIRE(tools::lift_to_opset13(m, {}).ok());
   CHECK(m.opset_import(0).version() == 13);
   CHECK(m.ir_version() >= 7);
+  CHECK(initializer(m.graph(), "n0_axes").values<float>()[0] == 7.0f);  // untouched
+  std::set<std::string> names;
+  for (const auto& i : m.graph().initializer()) CHECK(names.insert(i.name()).second);
+  for (const auto& n : m.graph().node())
+    for (const auto& o : n.output()) CHECK(names.insert(o).second);
   for (const char* op : {"Unsqueeze", "Squeeze", "Split", "ReduceSum", "Dropout"}) {
     INFO(op);
     const onnx::NodeProto* n = nullptr;
