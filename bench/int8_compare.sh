@@ -39,7 +39,7 @@ while (($#)); do
     --rounds) rounds=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --ocr) ocr=1; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) dirs+=("$1"); shift ;;
   esac
 done
