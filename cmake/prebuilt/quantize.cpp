@@ -515,6 +515,32 @@ status lift_to_opset11(GraphProto& g) {
   return ok();
 }
 
+/// `m` standing alone (external data read in) with each of `values` also a
+/// graph output (typed as its value_info declares, where it does), so a
+/// session over it reports them: calibration's ranges, the lift's ranks.
+result<ModelProto> probe_model(const ModelProto& m, const std::filesystem::path& model_dir,
+                               const std::set<std::string>& values) {
+  ModelProto probe = m;
+  graph::external_data_root root(model_dir);
+  ONYX_TRY(internalize(*probe.mutable_graph(), root));
+  std::set<std::string> outputs;
+  for (const auto& o : probe.graph().output()) outputs.insert(o.name());
+  std::map<std::string, const onnx::ValueInfoProto*> infos;
+  for (const auto& v : probe.graph().value_info()) infos[v.name()] = &v;
+  for (const auto& t : values) {
+    if (outputs.count(t)) continue;
+    auto* o = probe.mutable_graph()->add_output();
+    if (auto it = infos.find(t); it != infos.end()) *o = *it->second;
+    o->set_name(t);
+  }
+  return probe;
+}
+
+/// Softmax, LogSoftmax and Hardmax: their `axis` changed meaning at opset 13.
+bool softmax_family(const NodeProto& n) {
+  return default_domain(n) && (n.op_type() == "Softmax" || n.op_type() == "LogSoftmax" || n.op_type() == "Hardmax");
+}
+
 /// The ops whose form changed between opsets 11 and 13, for lift_to_opset13.
 bool changed_after_opset11(const NodeProto& n) {
   static const std::set<std::string> ops{"Squeeze", "Unsqueeze", "Split",   "ReduceSum", "Softmax",
@@ -529,9 +555,7 @@ bool changed_after_opset11(const NodeProto& n) {
 result<std::map<std::string, int>> ranks_for_lift(const ModelProto& m, const std::filesystem::path& model_dir) {
   std::set<std::string> wanted;
   for (const auto& n : m.graph().node())
-    if (default_domain(n) && (n.op_type() == "Softmax" || n.op_type() == "LogSoftmax" || n.op_type() == "Hardmax") &&
-        n.input_size() > 0)
-      wanted.insert(n.input(0));
+    if (softmax_family(n) && n.input_size() > 0) wanted.insert(n.input(0));
   std::map<std::string, int> ranks;
   // Graph inputs and initializers declare theirs; the rest come from inference.
   for (const auto& i : m.graph().input())
@@ -540,13 +564,7 @@ result<std::map<std::string, int>> ranks_for_lift(const ModelProto& m, const std
   for (const auto& i : m.graph().initializer())
     if (wanted.count(i.name())) ranks[i.name()] = i.dims_size(), wanted.erase(i.name());
   if (wanted.empty()) return ranks;
-  ModelProto probe = m;
-  graph::external_data_root root(model_dir);
-  ONYX_TRY(internalize(*probe.mutable_graph(), root));
-  std::set<std::string> outputs;
-  for (const auto& o : probe.graph().output()) outputs.insert(o.name());
-  for (const auto& t : wanted)
-    if (!outputs.count(t)) probe.mutable_graph()->add_output()->set_name(t);
+  ONYX_ASSIGN(ModelProto probe, probe_model(m, model_dir, wanted));
   session_options so;
   so.threads = 1;
   so.optimization_level = graph::passes::optimization_level::none;
@@ -624,9 +642,8 @@ status lift_graph_to_opset13(GraphProto& g, const std::map<std::string, int>& ra
       for (auto& a : *n.mutable_attribute())
         if (a.name() == "axis") axis_attr = &a, axis = a.i();
       if (!axis_attr) {
-        axis_attr = n.add_attribute();
-        axis_attr->set_name("axis");
-        axis_attr->set_type(onnx::AttributeProto::INT);
+        set_int(n, "axis", axis);
+        axis_attr = n.mutable_attribute(n.attribute_size() - 1);
       }
       if (axis == -1) {
         axis_attr->set_i(-1);
@@ -649,31 +666,15 @@ status lift_graph_to_opset13(GraphProto& g, const std::map<std::string, int>& ra
       const std::string x = n.input(0), y = n.output(0);
       const std::string shape_out = fresh(base + "_shape_output"), flat_out = fresh(base + "_flatten_output"),
                         rows_out = fresh(base + "_2d_output");
-      NodeProto shape, flatten, reshape;
-      shape.set_op_type("Shape");
-      shape.set_name(base + "_shape");
-      shape.add_input(x);
-      shape.add_output(shape_out);
-      flatten.set_op_type("Flatten");
-      flatten.set_name(base + "_flatten");
-      flatten.add_input(x);
-      flatten.add_output(flat_out);
-      auto* fa = flatten.add_attribute();
-      fa->set_name("axis");
-      fa->set_type(onnx::AttributeProto::INT);
-      fa->set_i(a);
+      NodeProto flatten = make_node("Flatten", {x}, {flat_out}, base + "_flatten");
+      set_int(flatten, "axis", a);
       n.set_input(0, flat_out);
       n.set_output(0, rows_out);
       axis_attr->set_i(1);
-      reshape.set_op_type("Reshape");
-      reshape.set_name(base + "_reshape");
-      reshape.add_input(rows_out);
-      reshape.add_input(shape_out);
-      reshape.add_output(y);
-      nodes.push_back(std::move(shape));
+      nodes.push_back(make_node("Shape", {x}, {shape_out}, base + "_shape"));
       nodes.push_back(std::move(flatten));
       nodes.push_back(std::move(n));
-      nodes.push_back(std::move(reshape));
+      nodes.push_back(make_node("Reshape", {rows_out, shape_out}, {y}, base + "_reshape"));
       continue;
     }
     nodes.push_back(std::move(n));
@@ -762,24 +763,12 @@ result<std::map<std::string, tensor_range>> calibrate(const ModelProto& m, const
                                                       const static_quantize_options& opt) {
   if (sets.empty()) return status(errc::invalid_argument, "calibration needs at least one set of sample inputs");
   // The float model with every wanted tensor as a graph output.
-  ModelProto probe = m;
-  graph::external_data_root root(model_dir);
-  ONYX_TRY(internalize(*probe.mutable_graph(), root));
-  std::set<std::string> outputs;
-  for (const auto& o : probe.graph().output()) outputs.insert(o.name());
-  std::map<std::string, const onnx::ValueInfoProto*> infos;
-  for (const auto& v : probe.graph().value_info()) infos[v.name()] = &v;
   std::set<std::string> init_names;
-  for (const auto& i : probe.graph().initializer()) init_names.insert(i.name());
+  for (const auto& i : m.graph().initializer()) init_names.insert(i.name());
   std::vector<std::string> wanted;
-  for (const auto& t : tensors) {
-    if (init_names.count(t)) continue;
-    wanted.push_back(t);
-    if (outputs.count(t)) continue;
-    auto* o = probe.mutable_graph()->add_output();
-    if (auto it = infos.find(t); it != infos.end()) *o = *it->second;
-    o->set_name(t);
-  }
+  for (const auto& t : tensors)
+    if (!init_names.count(t)) wanted.push_back(t);
+  ONYX_ASSIGN(ModelProto probe, probe_model(m, model_dir, {wanted.begin(), wanted.end()}));
   session_options so;
   so.threads = opt.threads;
   // Fusions would hide the wanted tensors inside fused nodes; constant folding is fine.
@@ -1165,12 +1154,9 @@ result<quantize_summary> quantize_static(ModelProto& m, const std::filesystem::p
                                          const std::vector<std::filesystem::path>& sets,
                                          const static_quantize_options& opt) {
   ONYX_TRY(check_opset(m, 10, "QuantizeLinear needs opset 10"));
-  if (opt.per_channel) {  // DequantizeLinear's axis needs opset 13
-    ONYX_ASSIGN(auto* opset, default_opset(m));
-    if (opset->version() < 13)
-      ONYX_TRY(lift_to_opset13(m, model_dir)
-                   .with_context("moving the model to opset 13 for per-channel weights (or quantize per tensor)"));
-  }
+  if (opt.per_channel)  // DequantizeLinear's axis needs opset 13
+    ONYX_TRY(lift_to_opset13(m, model_dir)
+                 .with_context("moving the model to opset 13 for per-channel weights (or quantize per tensor)"));
   graph::external_data_root root(model_dir);
   ONYX_TRY(internalize(*m.mutable_graph(), root));
   const int rounding = std::fegetround();
