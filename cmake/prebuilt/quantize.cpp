@@ -862,10 +862,48 @@ namespace {
 
 class qdq_quantizer {
  public:
-  qdq_quantizer(GraphProto& g, const static_quantize_options& opt) : g_(g), idx_(g), opt_(opt) {}
+  qdq_quantizer(GraphProto& g, const static_quantize_options& opt)
+      : g_(g), idx_(g), opt_(opt), in_region_(elementwise_regions(g)) {}
 
   bool selected(const NodeProto& n) const {
-    return default_domain(n) && opt_.op_types.count(n.op_type()) && !opt_.nodes_to_exclude.count(n.name());
+    return default_domain(n) && opt_.op_types.count(n.op_type()) && !opt_.nodes_to_exclude.count(n.name()) &&
+           !(n.output_size() == 1 && in_region_.count(n.output(0)));
+  }
+
+  /// Elementwise nodes whose varying inputs all come, through other such
+  /// nodes, from one value x, two or more of them: a hardswish written out
+  /// (x * Clip(x + 3, 0, 6) / 6), an affine step by constants. Such a region
+  /// is left in float and quantized only where it starts and ends, by its
+  /// neighbours' Q/DQ: a runtime makes DQ -> region -> Q one table lookup
+  /// (onyx's fuse_qdq does), and each rounding inside it would only add
+  /// error (on PP-OCRv4 det, quantizing these Adds and Muls took the
+  /// output's cosine to float from 0.987 to 0.964). A lone node (a Sigmoid,
+  /// an Add of a constant) is quantized as ORT quantizes it: that adds no
+  /// rounding between quantized neighbours.
+  /// Returned by their outputs' names.
+  static std::set<std::string> elementwise_regions(const GraphProto& g) {
+    // Not Relu: it follows a Conv or MatMul, whose QDQ rewrite takes it in.
+    static const std::set<std::string> ops{"Add",  "Sub", "Mul", "Div", "Clip", "LeakyRelu", "Sigmoid", "HardSigmoid",
+                                           "HardSwish", "Tanh", "Exp", "Neg", "Abs", "Erf", "Max", "Min", "Pow"};
+    std::set<std::string> constants;
+    for (const auto& t : g.initializer()) constants.insert(t.name());
+    for (const auto& n : g.node())
+      if (n.op_type() == "Constant" && default_domain(n) && n.output_size() == 1) constants.insert(n.output(0));
+    std::map<std::string, std::string> source;  // a region's value -> the value it is computed from
+    std::map<std::string, std::vector<std::string>> regions;  // x -> the outputs of the nodes computed from it
+    for (const auto& n : g.node()) {
+      if (!default_domain(n) || !ops.count(n.op_type()) || n.output_size() != 1) continue;
+      std::set<std::string> from;
+      for (const auto& in : n.input())
+        if (!in.empty() && !constants.count(in)) from.insert(source.count(in) ? source[in] : in);
+      if (from.size() != 1) continue;
+      source[n.output(0)] = *from.begin();
+      regions[*from.begin()].push_back(n.output(0));
+    }
+    std::set<std::string> in_regions;
+    for (const auto& [x, outs] : regions)
+      if (outs.size() > 1) in_regions.insert(outs.begin(), outs.end());
+    return in_regions;
   }
 
   /// The float input slots of `n` that QDQ covers; weights and biases apart.
@@ -1142,6 +1180,7 @@ class qdq_quantizer {
   GraphProto& g_;
   graph_index idx_;
   const static_quantize_options& opt_;
+  std::set<std::string> in_region_;  // elementwise_regions (outputs), left in float
   std::map<std::string, qparams> quant_;
   std::map<std::string, quantized_names> weights_;
   std::set<std::string> biases_;

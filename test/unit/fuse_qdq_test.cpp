@@ -151,3 +151,42 @@ TEST_CASE("fuse_qdq: elementwise chains become lookup tables, Add/Mul/GlobalAver
   CHECK(!has(ops, "Mul"));
   CHECK(std::count(ops.begin(), ops.end(), "DequantizeLinear") == 1);  // the output's
 }
+
+namespace {
+
+/// x -> Q -> DQ -> hardswish written out (x * Clip(x + 3, 0, 6) / 6) -> Mul(a)
+///   -> Add(per-channel b) -> Q -> DQ -> y: a DAG of float ops reading x alone.
+/// With `leak`, the Clip's output is also a graph output (read outside the
+/// region), so no table may replace it.
+std::filesystem::path hardswish_model(const std::string& file, bool leak) {
+  graph::model_builder b{13};
+  auto x = b.input("x", dtype::float32, {1, 3, 5, 4});
+  auto f = [&](const std::string& n, float v) { return b.initializer(n, tensor::scalar(v)); };
+  auto s0 = f("s0", 0.03f), s1 = f("s1", 0.02f);
+  auto z0 = b.initializer("z0", tensor::scalar(std::uint8_t(110)));
+  auto z1 = b.initializer("z1", tensor::scalar(std::uint8_t(40)));
+  auto xd = b.node("DequantizeLinear", {b.node("QuantizeLinear", {x, s0, z0}), s0, z0});
+  auto clip = b.node("Clip", {b.node("Add", {xd, f("three", 3.0f)}), f("lo", 0.0f), f("hi", 6.0f)});
+  auto hs = b.node("Div", {b.node("Mul", {xd, clip}), f("six", 6.0f)});
+  auto scaled = b.node("Mul", {f("a", 1.3f), hs});
+  auto shifted = b.node("Add", {scaled, b.initializer("b", random_tensor({3, 1, 1}, -0.5, 0.5, 4))});
+  b.output(b.node("DequantizeLinear", {b.node("QuantizeLinear", {shifted, s1, z1}), s1, z1}));
+  if (leak) b.output(clip);
+  auto path = test::temp_path(file);
+  REQUIRE(b.save(path).ok());
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("fuse_qdq: a DAG of elementwise ops reading one DQ'd value becomes one lookup table", "[passes]") {
+  const tensor x = random_tensor({1, 3, 5, 4}, -4, 4, 5);
+  const list ops = compare(hardswish_model("qdq_hardswish.onnx", false), x, 0.02f);
+  CHECK(std::count(ops.begin(), ops.end(), "onyx.fused.QLinearLookup") == 1);
+  for (const char* op : {"Add", "Mul", "Div", "Clip"}) CHECK(!has(ops, op));
+  CHECK(std::count(ops.begin(), ops.end(), "DequantizeLinear") == 1);  // the output's
+  // A value inside the region read outside it: the float ops stay.
+  session leaky(hardswish_model("qdq_hardswish_leak.onnx", true), {.threads = 1});
+  CHECK(!has(ops_of(leaky), "onyx.fused.QLinearLookup"));
+  CHECK(has(ops_of(leaky), "Clip"));
+}

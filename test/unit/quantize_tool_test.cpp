@@ -12,6 +12,7 @@
 #include "onyx/session.hpp"
 #include "onyx/tools/float16.hpp"
 #include "onyx/tools/quantize.hpp"
+#include "pass_harness.hpp"
 #include "temp_path.hpp"
 
 namespace {
@@ -513,4 +514,50 @@ TEST_CASE("convert_float16: narrow weights, and keep_io_types' Casts at the boun
       CHECK(a[i] == Approx(ref).epsilon(2e-3).margin(1e-6));
     }
   }
+}
+
+TEST_CASE("quantize_static: elementwise ops computed from one value stay in float between their neighbours' QDQ") {
+  // x -> Conv -> hardswish written out (h * Clip(h + 3, 0, 6) / 6) -> Mul(a) -> Conv -> y
+  graph::model_builder b{13};
+  auto x = b.input("x", dtype::float32, {1, 2, 5, 5});
+  auto f = [&](const std::string& n, float v) { return b.initializer(n, tensor::scalar(v)); };
+  auto h = b.node("Conv", {x, b.initializer("w1", test::random_tensor({3, 2, 1, 1}, -1, 1, 7))});
+  auto clip = b.node("Clip", {b.node("Add", {h, f("three", 3.0f)}), f("lo", 0.0f), f("hi", 6.0f)});
+  auto hs = b.node("Mul", {f("a", 0.7f), b.node("Div", {b.node("Mul", {h, clip}), f("six", 6.0f)})});
+  b.output(b.node("Conv", {hs, b.initializer("w2", test::random_tensor({2, 3, 1, 1}, -1, 1, 8))}));
+  const onnx::ModelProto fp = b.proto();
+  std::vector<std::vector<float>> samples(4, std::vector<float>(50));
+  for (std::size_t k = 0; k < samples.size(); ++k)
+    for (std::size_t i = 0; i < 50; ++i) samples[k][i] = std::sin(static_cast<float>(i * (k + 2))) * 3.0f;
+  const auto dir = onyx::test::temp_path("quantize_region");
+  write_sets(dir, samples, {1, 2, 5, 5});
+  auto sets = tools::calibration_sets(dir);
+  REQUIRE(sets.ok());
+  onnx::ModelProto m = fp;
+  auto r = tools::quantize_static(m, {}, *sets);
+  INFO((r.ok() ? "" : r.error().message()));
+  REQUIRE(r.ok());
+  CHECK(r->quantized_nodes == 2);  // the Convs; not the Add or the Muls
+  std::map<std::string, int> count;
+  for (const auto& op : ops_of(m.graph())) ++count[op];
+  // x, the first Conv's output (the region's start), the region's end (the
+  // second Conv's input), the second Conv's output
+  CHECK(count["QuantizeLinear"] == 4);
+  CHECK(count["Add"] == 1);
+  CHECK(count["Mul"] == 2);
+  // onyx runs the region as one table between the two QLinearConvs, within a
+  // few output steps of the float model.
+  auto s = session::open_bytes(m.SerializeAsString(), {.threads = 1});
+  REQUIRE(s.ok());
+  std::map<std::string, int> ran;
+  for (const auto& n : (*s)->nodes()) ++ran[n.op];
+  CHECK(ran["onyx.fused.QLinearLookup"] == 1);
+  CHECK(ran["QLinearConv"] == 2);
+  CHECK(ran["Mul"] == 0);
+  std::vector<named_value> in{{"x", tensor::from<float>(samples[1], {1, 2, 5, 5})}};
+  auto got = floats(run(m, in)[0]), want = floats(run(fp, in)[0]);
+  REQUIRE(got.size() == want.size());
+  float top = 0;
+  for (float v : want) top = std::max(top, std::fabs(v));
+  for (std::size_t i = 0; i < got.size(); ++i) CHECK(std::fabs(got[i] - want[i]) <= 0.05f * top);
 }

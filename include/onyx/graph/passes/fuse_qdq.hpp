@@ -11,6 +11,14 @@
 //   arithmetic (MaxPool, Reshape, Transpose, Flatten, Squeeze, Unsqueeze,
 //   Slice, nearest Resize, Identity): op on xq itself
 //   DQ(xq, s, z) -> Q(s, z): xq (a double QDQ pair)
+//   Add, Mul, GlobalAveragePool, Concat of DQ'd values -> Q
+//     -> QLinearAdd, QLinearMul, QLinearGlobalAveragePool, QLinearConcat
+//   DQ(xq) -> elementwise float ops whose only varying input is x (a chain
+//   such as Clip or HardSigmoid, or a DAG such as hardswish's
+//   x * Clip(x + 3, 0, 6) / 6 with an affine step after it) -> Q
+//     -> onyx.fused.QLinearLookup(xq, table): the ops' own kernels run once
+//        on the 256 values xq can hold (one table per channel where a
+//        constant operand varies along axis 1)
 //
 // Scales and zero points must be constants: per tensor for activations, per
 // tensor or per output channel / column (the DQ's axis) for weights. The bias
@@ -27,8 +35,10 @@
 // has a kernel for the integer node's types. Tested in test/unit/fuse_qdq_test.cpp.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -166,6 +176,56 @@ inline int varying_input(const node& n, const inferred& st) {
     varying = id;
   }
   return varying;
+}
+
+/// The float ops a lookup table replaces before QuantizeLinear node `q`:
+/// elementwise nodes (in graph order) reached backwards from q's input whose
+/// varying inputs all lead to one per-tensor DequantizeLinear output x, each
+/// value between them read only inside the region, every value keeping x's
+/// shape. At most 32 nodes.
+struct region {
+  std::vector<int> nodes;
+  dequantized x;
+};
+inline std::optional<region> lookup_region(const graph& g, const inferred& st, const readers& r,
+                                           const std::vector<int>& prod, const node& q) {
+  const int y = q.inputs[0];
+  if (y < 0 || r.count[y] != 1 || prod[y] < 0) return std::nullopt;
+  std::vector<int> todo{prod[y]}, nodes;
+  std::optional<dequantized> x;
+  while (!todo.empty()) {
+    const int k = todo.back();
+    todo.pop_back();
+    if (std::find(nodes.begin(), nodes.end(), k) != nodes.end()) continue;
+    const node& n = g.nodes[k];
+    if (!elementwise(n) || n.outputs[0] < 0 || st.types[n.outputs[0]].type != dtype::float32 || nodes.size() == 32)
+      return std::nullopt;
+    nodes.push_back(k);
+    for (int id : n.inputs) {
+      if (id < 0 || st.known[id]) continue;
+      if (const auto d = dq_of(g, prod, id)) {
+        if (x && x->q != d->q) return std::nullopt;
+        x = d;
+      } else if (prod[id] >= 0) {
+        todo.push_back(prod[id]);
+      } else {
+        return std::nullopt;  // a graph input
+      }
+    }
+  }
+  if (!x || !per_tensor(g, st, *x)) return std::nullopt;
+  std::sort(nodes.begin(), nodes.end());
+  const std::string shape = st.types[x->q].shape.str();
+  for (int k : nodes) {
+    const int out = g.nodes[k].outputs[0];
+    if (st.types[out].shape.str() != shape) return std::nullopt;
+    if (out == y) continue;
+    int inside = 0;  // reads of `out` by the region
+    for (int c : nodes)
+      for (int id : g.nodes[c].inputs) inside += id == out;
+    if (r.count[out] != inside) return std::nullopt;
+  }
+  return region{std::move(nodes), *x};
 }
 
 }  // namespace qdq
@@ -360,72 +420,62 @@ inline status fuse_qdq(graph& g, inferred& st, const op_table& ops, const evalua
       }
     }
 
-    // DQ -> chain of elementwise float ops -> Q, all per tensor: one lookup
-    // table, computed by running the chain's own kernels on the 256 values.
-    if (qlookup && qdq::elementwise(op) && !match<ops::QuantizeLinear>(op) && op.outputs[0] >= 0) {
-      const int in = qdq::varying_input(op, st);
-      const auto dx = qdq::dq_of(g, prod, in);
-      if (dx && qdq::per_tensor(g, st, *dx)) {
-        std::vector<int> chain{static_cast<int>(k)};
-        int next = walk.next(static_cast<int>(k));
-        while (next >= 0 && qdq::elementwise(g.nodes[next]) && !match<ops::QuantizeLinear>(g.nodes[next]) &&
-               qdq::varying_input(g.nodes[next], st) == g.nodes[chain.back()].outputs[0] && chain.size() < 16)
-          chain.push_back(next), next = walk.next(next);
-        const dtype yt = next >= 0 ? qdq::per_tensor_q(g, st, g.nodes[next]) : dtype::undefined;
-        bool floats = true;
-        for (int c : chain) floats = floats && st.types[g.nodes[c].outputs[0]].type == dtype::float32;
-        // the result keeps x's shape (a scalar operand of higher rank would broadcast it up)
-        const bool same_shape = next >= 0 && g.nodes[next].outputs[0] >= 0 &&
-                                st.types[g.nodes[next].outputs[0]].shape.str() == st.types[dx->q].shape.str();
-        if (yt != dtype::undefined && floats && same_shape &&
-            qdq::varying_input(g.nodes[next], st) == g.nodes[chain.back()].outputs[0]) {
-          chain.push_back(next);
-          if (unclaimed(removed, chain)) {
-            // The 256 bytes x can hold, dequantized, through the chain,
-            // quantized. A constant operand that is not a single value must
-            // vary along the channel axis (1) only: then one table per
-            // channel, x laid out as [1, C, 256, 1...] (x's rank).
-            const sym_shape& xs = st.types[dx->q].shape;
-            bool per_channel = false;
-            for (int c : chain)
-              for (int id : g.nodes[c].inputs)
-                if (id >= 0 && st.known[id] && st.known[id]->size() > 1) per_channel = true;
-            const std::int64_t channels = per_channel && xs.rank_known && xs.rank() >= 3 && xs[1].known() ? xs[1].value() : 1;
-            extents eval_shape{256};
-            if (per_channel) {
-              eval_shape.assign(xs.rank_known ? xs.rank() : 0, 1);
-              if (eval_shape.size() >= 3) eval_shape[1] = channels, eval_shape[2] = 256;
-            }
-            tensor v = tensor::zeros(st.types[dx->q].type, eval_shape);
-            for (std::int64_t i = 0; i < v.size(); ++i) static_cast<std::uint8_t*>(v.raw())[i] = static_cast<std::uint8_t>(i % 256);
-            auto step = [&](const node& n, int varying, const tensor& cur, dtype out) -> result<tensor> {
-              std::vector<const tensor*> ins;
-              for (int id : n.inputs)
-                ins.push_back(id < 0 ? nullptr : id == varying ? &cur : st.known[id] ? &*st.known[id] : nullptr);
-              return run_alone(n, ins, out, evaluate, eval_shape);
-            };
-            auto cur = step(g.nodes[dx->node], dx->q, v, dtype::float32);
-            int varying = in;
-            for (std::size_t c = 0; cur.ok() && c < chain.size(); ++c) {
-              const node& n = g.nodes[chain[c]];
-              cur = step(n, varying, *cur, c + 1 == chain.size() ? yt : dtype::float32);
-              varying = n.outputs[0];
-            }
-            if (cur.ok() && per_channel && (eval_shape.size() < 3 || cur->shape() != eval_shape)) cur = status(errc::internal, "a constant operand is not per channel");
-            if (cur.ok()) {
-              if (per_channel) *cur = cur->reshaped({channels, 256});
-              node n;
-              n.name = op.name;
-              n.op_type = "QLinearLookup";
-              n.op = qlookup;
-              n.domain = std::string(qlookup->domain);
-              n.attrs = std::make_shared<ops::fused::QLinearLookup::attributes>();
-              n.inputs = {dx->q, add_constant(g, st, op.name + "/table", std::move(*cur))};
-              n.outputs = {g.nodes[chain.back()].outputs[0]};
-              replace_chain(g, st, removed, chain, chain.back(), std::move(n));
-              continue;
-            }
-          }
+    // DQ -> elementwise float ops -> Q, all per tensor: one lookup table,
+    // computed by running the ops' own kernels on the 256 values x can hold.
+    // The ops form a region read from one DQ'd value x (a chain such as
+    // Clip, or a DAG such as hardswish's x * Clip(x + 3, 0, 6) / 6), found
+    // backwards from the Q.
+    if (qlookup && match<ops::QuantizeLinear>(op) && op.inputs.size() >= 2) {
+      const dtype yt = qdq::per_tensor_q(g, st, op);
+      const auto region = yt == dtype::undefined ? std::nullopt : qdq::lookup_region(g, st, r, prod, op);
+      if (region && unclaimed(removed, region->nodes)) {
+        const auto& dx = region->x;
+        std::vector<int> chain = region->nodes;
+        chain.push_back(static_cast<int>(k));
+        // A constant operand that is not a single value must vary along the
+        // channel axis (1) only: then one table per channel, x laid out as
+        // [1, C, 256, 1...] (x's rank).
+        const sym_shape& xs = st.types[dx.q].shape;
+        bool per_channel = false;
+        for (int c : region->nodes)
+          for (int id : g.nodes[c].inputs)
+            if (id >= 0 && st.known[id] && st.known[id]->size() > 1) per_channel = true;
+        const std::int64_t channels = per_channel && xs.rank_known && xs.rank() >= 3 && xs[1].known() ? xs[1].value() : 1;
+        extents eval_shape{256};
+        if (per_channel) {
+          eval_shape.assign(xs.rank_known ? xs.rank() : 0, 1);
+          if (eval_shape.size() >= 3) eval_shape[1] = channels, eval_shape[2] = 256;
+        }
+        tensor v = tensor::zeros(st.types[dx.q].type, eval_shape);
+        for (std::int64_t i = 0; i < v.size(); ++i) static_cast<std::uint8_t*>(v.raw())[i] = static_cast<std::uint8_t>(i % 256);
+        // Each value of the region as computed on the 256 inputs, by id.
+        std::map<int, tensor> at;
+        auto step = [&](const node& n, dtype out) -> status {
+          std::vector<const tensor*> ins;
+          for (int id : n.inputs)
+            ins.push_back(id < 0 ? nullptr : at.count(id) ? &at.at(id) : st.known[id] ? &*st.known[id] : nullptr);
+          ONYX_ASSIGN(tensor t, run_alone(n, ins, out, evaluate, eval_shape));
+          at.insert_or_assign(n.outputs[0], std::move(t));
+          return ok();
+        };
+        at.emplace(dx.q, std::move(v));
+        status done = step(g.nodes[dx.node], dtype::float32);
+        for (std::size_t c = 0; done.ok() && c < chain.size(); ++c)
+          done = step(g.nodes[chain[c]], c + 1 == chain.size() ? yt : dtype::float32);
+        if (done.ok() && per_channel && (eval_shape.size() < 3 || at.at(op.outputs[0]).shape() != eval_shape))
+          done = status(errc::internal, "a constant operand is not per channel");
+        if (done.ok()) {
+          tensor table = std::move(at.at(op.outputs[0]));
+          if (per_channel) table = table.reshaped({channels, 256});
+          node n;
+          n.name = g.nodes[region->nodes.front()].name;
+          n.op_type = "QLinearLookup";
+          n.op = qlookup;
+          n.domain = std::string(qlookup->domain);
+          n.attrs = std::make_shared<ops::fused::QLinearLookup::attributes>();
+          n.inputs = {dx.q, add_constant(g, st, n.name + "/table", std::move(table))};
+          n.outputs = {op.outputs[0]};
+          if (replace_chain(g, st, removed, chain, static_cast<int>(k), std::move(n))) continue;
         }
       }
     }
