@@ -5,13 +5,15 @@
 //                 [--weight-type int8|uint8] [--op-types MatMul,Conv] [--exclude NODE,...]
 //   onyx-quantize static IN.onnx OUT.onnx --calibrate DIR [--calibrate DIR]...
 //                 [--method minmax|percentile] [--percentile P] [--per-tensor]
-//                 [--op-types Conv,MatMul,...] [--exclude NODE,...] [--threads N]
+//                 [--op-types Conv,MatMul,...] [--exclude NODE,...] [--threads N] [--no-equalize]
 //   onyx-quantize float16 IN.onnx OUT.onnx [--keep-io-types] [--bfloat16]
 //
 // --calibrate DIR: a folder of input_<i>.pb (input i of the model), or one
 // whose test_data_set_*/ folders hold them. Prints what was quantized, the
 // quantization step of each quantized graph output (static), and the nodes
-// left in float. The float16 mode is onyx-convert-float16's conversion
+// left in float. --no-equalize: static quantization without folding
+// BatchNormalization into Conv and equalizing depthwise convolutions'
+// channels first. The float16 mode is onyx-convert-float16's conversion
 // (include/onyx/tools/float16.hpp).
 #include <cstdio>
 #include <cstdlib>
@@ -29,7 +31,7 @@ const char* usage =
     "                     [--weight-type int8|uint8] [--op-types MatMul,Conv] [--exclude NODE,...]\n"
     "       onyx-quantize static IN.onnx OUT.onnx --calibrate DIR [--calibrate DIR]...\n"
     "                     [--method minmax|percentile] [--percentile P] [--per-tensor]\n"
-    "                     [--op-types Conv,MatMul,...] [--exclude NODE,...] [--threads N]\n"
+    "                     [--op-types Conv,MatMul,...] [--exclude NODE,...] [--threads N] [--no-equalize]\n"
     "       onyx-quantize float16 IN.onnx OUT.onnx [--keep-io-types] [--bfloat16]\n";
 
 int fail(const std::string& msg) {
@@ -85,6 +87,8 @@ int main(int argc, char** argv) {
       dopt.reduce_range = true;
     } else if (a == "--per-tensor" && !dynamic) {
       sopt.per_channel = false;
+    } else if (a == "--no-equalize" && !dynamic) {
+      sopt.equalize = false;
     } else if (a == "--weight-type" && dynamic) {
       auto v = next();
       if (!v || (*v != "int8" && *v != "uint8")) return fail("--weight-type expects int8 or uint8");

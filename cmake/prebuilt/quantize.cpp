@@ -757,47 +757,92 @@ constexpr int histogram_bins = 2048;
 
 }  // namespace
 
+namespace {
+
+/// The float model run over sample sets with some of its values as outputs:
+/// calibration's view of the tensors it measures.
+class probe_runner {
+ public:
+  static result<probe_runner> open(const ModelProto& m, const std::filesystem::path& model_dir,
+                                   const std::set<std::string>& tensors, const static_quantize_options& opt) {
+    std::set<std::string> init_names;
+    for (const auto& i : m.graph().initializer()) init_names.insert(i.name());
+    probe_runner p;
+    for (const auto& t : tensors)
+      if (!init_names.count(t)) p.wanted_.push_back(t);
+    ONYX_ASSIGN(ModelProto probe, probe_model(m, model_dir, {p.wanted_.begin(), p.wanted_.end()}));
+    session_options so;
+    so.threads = opt.threads;
+    // Fusions would hide the wanted tensors inside fused nodes; constant folding is fine.
+    so.optimization_level = graph::passes::optimization_level::basic;
+    ONYX_ASSIGN(p.s_, session::open_bytes(probe.SerializeAsString(), so));
+    for (std::size_t i = 0; i < p.s_->outputs().size(); ++i) p.out_index_[p.s_->outputs()[i].name] = i;
+    return p;
+  }
+
+  /// Runs each set (a folder of input_<i>.pb) and hands visit(name, value)
+  /// each wanted float32 tensor.
+  template <class Visit>
+  status each_run(const std::vector<std::filesystem::path>& sets, Visit&& visit) {
+    for (const auto& set : sets) {
+      std::vector<named_value> inputs;
+      for (std::size_t i = 0; i < s_->inputs().size(); ++i) {
+        auto file = set / ("input_" + std::to_string(i) + ".pb");
+        if (!std::filesystem::exists(file)) break;
+        ONYX_ASSIGN(value v, graph::read_value_file(file));
+        inputs.emplace_back(s_->inputs()[i].name, std::move(v));
+      }
+      std::vector<value> outs;
+      ONYX_TRY(std::move(s_->run(inputs, outs)).with_context("calibration on " + set.string()));
+      for (const auto& t : wanted_) {
+        auto it = out_index_.find(t);
+        if (it == out_index_.end() || !outs[it->second].is_tensor()) continue;
+        const tensor& x = outs[it->second].as_tensor();
+        if (x.type() == dtype::float32) visit(t, x);
+      }
+    }
+    return ok();
+  }
+
+ private:
+  std::vector<std::string> wanted_;
+  std::unique_ptr<session_core> s_;
+  std::map<std::string, std::size_t> out_index_;
+};
+
+/// The range of each of `tensors` per channel (axis 1; a tensor of rank < 2
+/// is one channel) over the sets.
+result<std::map<std::string, std::vector<tensor_range>>> channel_ranges(
+    const ModelProto& m, const std::filesystem::path& model_dir, const std::set<std::string>& tensors,
+    const std::vector<std::filesystem::path>& sets, const static_quantize_options& opt) {
+  ONYX_ASSIGN(auto probe, probe_runner::open(m, model_dir, tensors, opt));
+  std::map<std::string, std::vector<tensor_range>> ranges;
+  ONYX_TRY(probe.each_run(sets, [&](const std::string& t, const tensor& x) {
+    const std::int64_t channels = x.rank() >= 2 ? x.dim(1) : 1;
+    const std::int64_t inner = channels > 0 ? x.size() / std::max<std::int64_t>(1, x.dim(0)) / channels : 0;
+    auto& r = ranges[t];
+    if (r.empty()) r.assign(static_cast<std::size_t>(channels), tensor_range{INFINITY, -INFINITY});
+    if (static_cast<std::int64_t>(r.size()) != channels) return;
+    const float* v = x.data<float>();
+    for (std::int64_t i = 0; i < x.size(); ++i) {
+      auto& c = r[static_cast<std::size_t>(inner ? (i / inner) % channels : 0)];
+      if (std::isfinite(v[i])) c.min = std::min(c.min, v[i]), c.max = std::max(c.max, v[i]);
+    }
+  }));
+  return ranges;
+}
+
+}  // namespace
+
 result<std::map<std::string, tensor_range>> calibrate(const ModelProto& m, const std::filesystem::path& model_dir,
                                                       const std::set<std::string>& tensors,
                                                       const std::vector<std::filesystem::path>& sets,
                                                       const static_quantize_options& opt) {
   if (sets.empty()) return status(errc::invalid_argument, "calibration needs at least one set of sample inputs");
-  // The float model with every wanted tensor as a graph output.
-  std::set<std::string> init_names;
-  for (const auto& i : m.graph().initializer()) init_names.insert(i.name());
-  std::vector<std::string> wanted;
-  for (const auto& t : tensors)
-    if (!init_names.count(t)) wanted.push_back(t);
-  ONYX_ASSIGN(ModelProto probe, probe_model(m, model_dir, {wanted.begin(), wanted.end()}));
-  session_options so;
-  so.threads = opt.threads;
-  // Fusions would hide the wanted tensors inside fused nodes; constant folding is fine.
-  so.optimization_level = graph::passes::optimization_level::basic;
-  ONYX_ASSIGN(auto s, session::open_bytes(probe.SerializeAsString(), so));
-  std::map<std::string, std::size_t> out_index;
-  for (std::size_t i = 0; i < s->outputs().size(); ++i) out_index[s->outputs()[i].name] = i;
-
+  ONYX_ASSIGN(auto probe, probe_runner::open(m, model_dir, tensors, opt));
   std::map<std::string, tensor_stats> stats;
-  auto each_run = [&](auto&& visit) -> status {
-    for (const auto& set : sets) {
-      std::vector<named_value> inputs;
-      for (std::size_t i = 0; i < s->inputs().size(); ++i) {
-        auto file = set / ("input_" + std::to_string(i) + ".pb");
-        if (!std::filesystem::exists(file)) break;
-        ONYX_ASSIGN(value v, graph::read_value_file(file));
-        inputs.emplace_back(s->inputs()[i].name, std::move(v));
-      }
-      std::vector<value> outs;
-      ONYX_TRY(std::move(s->run(inputs, outs)).with_context("calibration on " + set.string()));
-      for (const auto& t : wanted) {
-        auto it = out_index.find(t);
-        if (it == out_index.end() || !outs[it->second].is_tensor()) continue;
-        const tensor& x = outs[it->second].as_tensor();
-        if (x.type() != dtype::float32) continue;
-        visit(t, x.values<float>());
-      }
-    }
-    return ok();
+  auto each_run = [&](auto&& visit) {
+    return probe.each_run(sets, [&](const std::string& t, const tensor& x) { visit(t, x.values<float>()); });
   };
   ONYX_TRY(each_run([&](const std::string& t, std::span<const float> v) {
     auto& st = stats[t];
@@ -860,6 +905,274 @@ result<std::map<std::string, tensor_range>> calibrate(const ModelProto& m, const
 
 namespace {
 
+/// For each elementwise node (Add, Mul, Clip, Sigmoid, ...) whose varying
+/// inputs all come, through other such nodes, from one value x: its output's
+/// name -> x. Constants are initializers and Constant nodes' outputs.
+std::map<std::string, std::string> elementwise_sources(const GraphProto& g) {
+  // Not Relu: it follows a Conv or MatMul, whose QDQ rewrite takes it in.
+  static const std::set<std::string> ops{"Add",  "Sub", "Mul", "Div", "Clip", "LeakyRelu", "Sigmoid", "HardSigmoid",
+                                         "HardSwish", "Tanh", "Exp", "Neg", "Abs", "Erf", "Max", "Min", "Pow"};
+  std::set<std::string> constants;
+  for (const auto& t : g.initializer()) constants.insert(t.name());
+  for (const auto& n : g.node())
+    if (n.op_type() == "Constant" && default_domain(n) && n.output_size() == 1) constants.insert(n.output(0));
+  std::map<std::string, std::string> source;
+  for (const auto& n : g.node()) {
+    if (!default_domain(n) || !ops.count(n.op_type()) || n.output_size() != 1) continue;
+    std::set<std::string> from;
+    for (const auto& in : n.input())
+      if (!in.empty() && !constants.count(in)) from.insert(source.count(in) ? source.at(in) : in);
+    if (from.size() == 1) source[n.output(0)] = *from.begin();
+  }
+  return source;
+}
+
+/// The outputs of the elementwise nodes (elementwise_sources) computed from
+/// one value x, two or more of them: a hardswish written out (x * Clip(x + 3,
+/// 0, 6) / 6), an affine step by constants. Static quantization leaves such a
+/// region in float, quantized only where it starts and ends, by its
+/// neighbours' Q/DQ: a runtime makes DQ -> region -> Q one table lookup
+/// (onyx's fuse_qdq does), and each rounding inside it would only add error
+/// (on PP-OCRv4 det, quantizing these Adds and Muls took the output's cosine
+/// to float from 0.987 to 0.964). A lone node (a Sigmoid, an Add of a
+/// constant) is quantized as ORT quantizes it: that adds no rounding between
+/// quantized neighbours.
+std::set<std::string> elementwise_regions(const GraphProto& g) {
+  std::map<std::string, std::vector<std::string>> regions;  // x -> the outputs computed from it
+  for (const auto& [out, x] : elementwise_sources(g)) regions[x].push_back(out);
+  std::set<std::string> in_regions;
+  for (const auto& [x, outs] : regions)
+    if (outs.size() > 1) in_regions.insert(outs.begin(), outs.end());
+  return in_regions;
+}
+
+
+/// Each BatchNormalization (inference form, constant parameters) that alone
+/// reads a Conv's output, with the Conv's weights and bias constant, folded
+/// into the Conv: W'[m] = W[m] s[m], B'[m] = (B[m] - mean[m]) s[m] + beta[m],
+/// s = scale / sqrt(var + epsilon), in double (ORT's quantization
+/// pre-processing does the same through its optimizer): the Conv's output is
+/// then quantized once, after the normalization, not before it.
+status fold_batch_norms(GraphProto& g) {
+  std::set<std::string> names;
+  for (const auto& n : g.node())
+    if (n.op_type() == "Conv" || n.op_type() == "BatchNormalization") names.insert(n.input().begin(), n.input().end());
+  graph_index idx(g);
+  idx.hoist_constants(names);
+  std::map<std::string, int> readers, producer;
+  for (int k = 0; k < g.node_size(); ++k) {
+    for (const auto& i : g.node(k).input()) ++readers[i];
+    for (const auto& o : g.node(k).output()) producer[o] = k;
+  }
+  std::vector<int> folded;
+  for (int k = 0; k < g.node_size(); ++k) {
+    const NodeProto& bn = g.node(k);
+    if (bn.op_type() != "BatchNormalization" || !default_domain(bn) || bn.input_size() != 5 ||
+        bn.output_size() != 1 || int_attr(bn, "training_mode", 0) != 0 || !producer.count(bn.input(0)))
+      continue;
+    NodeProto& conv = *g.mutable_node(producer.at(bn.input(0)));
+    if (conv.op_type() != "Conv" || !default_domain(conv) || conv.output_size() != 1 || readers[conv.output(0)] != 1 ||
+        idx.is_graph_output(conv.output(0)) || conv.input_size() < 2 || !idx.is_float_initializer(conv.input(1)) ||
+        (conv.input_size() > 2 && !conv.input(2).empty() && !idx.is_float_initializer(conv.input(2))))
+      continue;
+    bool constant = true;
+    for (int i = 1; i < 5; ++i) constant = constant && idx.is_float_initializer(bn.input(i));
+    if (!constant) continue;
+    ONYX_ASSIGN(tensor w, read_float(*idx.initializer(conv.input(1))));
+    const std::int64_t m = w.rank() >= 1 ? w.dim(0) : 0;
+    std::vector<tensor> p;
+    for (int i = 1; i < 5; ++i) {
+      ONYX_ASSIGN(tensor t, read_float(*idx.initializer(bn.input(i))));
+      p.push_back(std::move(t));
+    }
+    bool fits = m > 0;
+    for (const auto& t : p) fits = fits && t.size() == m;
+    std::optional<tensor> b;
+    if (conv.input_size() > 2 && !conv.input(2).empty()) {
+      ONYX_ASSIGN(tensor t, read_float(*idx.initializer(conv.input(2))));
+      fits = fits && t.size() == m;
+      b = std::move(t);
+    }
+    if (!fits) continue;
+    const double eps = float_attr(bn, "epsilon", 1e-5f);
+    const std::int64_t per = w.size() / m;
+    std::vector<float> bias(static_cast<std::size_t>(m));
+    for (std::int64_t c = 0; c < m; ++c) {
+      const double sc = static_cast<double>(p[0].data<float>()[c]) / std::sqrt(static_cast<double>(p[3].data<float>()[c]) + eps);
+      for (std::int64_t i = 0; i < per; ++i) w.data<float>()[c * per + i] = static_cast<float>(w.data<float>()[c * per + i] * sc);
+      const double b0 = b ? b->data<float>()[c] : 0.0;
+      bias[static_cast<std::size_t>(c)] = static_cast<float>((b0 - p[2].data<float>()[c]) * sc + p[1].data<float>()[c]);
+    }
+    // New names: the originals may be shared with other nodes.
+    const std::string wn = conv.output(0) + "_folded_W", bname = conv.output(0) + "_folded_B";
+    idx.add(graph::tensor_to_proto(w, wn));
+    idx.add(make_tensor(bname, dtype::float32, {m}, bias));
+    conv.set_input(1, wn);
+    if (conv.input_size() > 2) conv.set_input(2, bname);
+    else conv.add_input(bname);
+    conv.set_output(0, bn.output(0));
+    folded.push_back(k);
+  }
+  for (auto it = folded.rbegin(); it != folded.rend(); ++it) g.mutable_node()->DeleteSubrange(*it, 1);
+  idx.remove_unused();
+  return ok();
+}
+
+/// Per-channel equalization around depthwise convolutions (one filter per
+/// channel, group = channels), whose input and output channels often span
+/// very different ranges, so that one scale per tensor leaves the narrow
+/// channels a few quantization steps (Nagel et al., "Data-free quantization
+/// through weight equalization and bias correction", 2019, for MobileNets).
+/// Scaling a channel by a factor and undoing it exactly elsewhere:
+///   input x, channel c times a[c] = R / width[c] (R the widest channel's
+///     range, at most 1000x): by the producing Conv's filter c (W, B times
+///     a[c]) or by a Mul appended to the elementwise region that writes x;
+///     the depthwise filter c divided by a[c];
+///   output y, channel c times b[c] likewise: the depthwise filter and bias
+///     times b[c], and a Mul by 1 / b[c] put in front of the elementwise
+///     region that reads y.
+/// Only where x / y is read by this conv / that region alone, so no other
+/// reader sees a changed value, and only where the Mul joins a region that
+/// stays in float (elementwise_regions): it adds no rounding, and a table
+/// lookup takes it in. Ranges come from running `m` over the sets.
+status equalize_depthwise(ModelProto& m, const std::filesystem::path& model_dir,
+                          const std::vector<std::filesystem::path>& sets, const static_quantize_options& opt) {
+  GraphProto& g = *m.mutable_graph();
+  std::set<std::string> names;
+  for (const auto& n : g.node())
+    if (n.op_type() == "Conv") names.insert(n.input().begin(), n.input().end());
+  graph_index idx(g);
+  idx.hoist_constants(names);
+  std::map<std::string, std::vector<int>> readers;
+  std::map<std::string, int> producer;
+  for (int k = 0; k < g.node_size(); ++k) {
+    for (const auto& i : g.node(k).input()) readers[i].push_back(k);
+    for (const auto& o : g.node(k).output()) producer[o] = k;
+  }
+  const auto sources = elementwise_sources(g);
+  const auto constant_conv = [&](const NodeProto& n) {
+    return n.op_type() == "Conv" && default_domain(n) && n.input_size() >= 2 && n.output_size() == 1 &&
+           idx.is_float_initializer(n.input(1)) &&
+           (n.input_size() < 3 || n.input(2).empty() || idx.is_float_initializer(n.input(2)));
+  };
+  struct plan {
+    int conv;
+    int in_conv = -1;     // the Conv writing x, scaled per output channel; else a Mul goes after x
+    bool input = false, output = false;
+  };
+  std::vector<plan> plans;
+  std::set<std::string> measured;
+  for (int k = 0; k < g.node_size(); ++k) {
+    const NodeProto& d = g.node(k);
+    if (!constant_conv(d) || !d.input(0).size() || opt.nodes_to_exclude.count(d.name())) continue;
+    const TensorProto* w = idx.initializer(d.input(1));
+    if (w->dims_size() < 3 || w->dims(1) != 1 || int_attr(d, "group", 1) != w->dims(0) || w->dims(0) < 2) continue;
+    plan p{k};
+    const std::string& x = d.input(0);
+    if (readers[x].size() == 1 && !idx.is_graph_output(x) && producer.count(x)) {
+      const NodeProto& src = g.node(producer.at(x));
+      if (constant_conv(src) && !idx.is_graph_output(src.output(0))) p.in_conv = producer.at(x), p.input = true;
+      else if (sources.count(x)) p.input = true;
+    }
+    const std::string& y = d.output(0);
+    if (!idx.is_graph_output(y) && !readers[y].empty()) {
+      p.output = true;
+      for (int r : readers[y]) {
+        const NodeProto& n = g.node(r);
+        p.output = p.output && n.output_size() == 1 && sources.count(n.output(0)) && sources.at(n.output(0)) == y;
+      }
+    }
+    if (!p.input && !p.output) continue;
+    if (p.input) measured.insert(x);
+    if (p.output) measured.insert(y);
+    plans.push_back(p);
+  }
+  if (plans.empty()) return ok();
+  ONYX_ASSIGN(auto ranges, channel_ranges(m, model_dir, measured, sets, opt));
+  // Factors that stretch each channel's range (0 included) as far as it goes
+  // inside the tensor's range, which stays as it is: narrow channels gain
+  // steps, the widest keep theirs.
+  const auto factors = [&](const std::string& t, std::int64_t channels) -> std::vector<double> {
+    auto it = ranges.find(t);
+    if (it == ranges.end() || static_cast<std::int64_t>(it->second.size()) != channels) return {};
+    double lo = 0, hi = 0;
+    for (const auto& r : it->second) lo = std::min<double>(lo, r.min), hi = std::max<double>(hi, r.max);
+    std::vector<double> f;
+    for (const auto& r : it->second) {
+      double k = 1000.0;
+      if (r.max > 0) k = std::min(k, hi / r.max);
+      if (r.min < 0) k = std::min(k, lo / r.min);
+      f.push_back(r.max > 0 || r.min < 0 ? std::max(k, 1.0) : 1.0);
+    }
+    return f;
+  };
+  // Scales filter (axis 0) c of initializer `name` by f[c] into a new initializer.
+  int fresh = 0;
+  const auto rescale = [&](NodeProto& n, int input, const std::vector<double>& f, bool divide) -> status {
+    ONYX_ASSIGN(tensor t, read_float(*idx.initializer(n.input(input))));
+    const std::int64_t per = t.size() / static_cast<std::int64_t>(f.size());
+    for (std::int64_t i = 0; i < t.size(); ++i) {
+      const double k = f[static_cast<std::size_t>(i / per)];
+      t.data<float>()[i] = static_cast<float>(divide ? t.data<float>()[i] / k : t.data<float>()[i] * k);
+    }
+    const std::string name = n.input(input) + "_equalized_" + std::to_string(fresh++);
+    idx.add(graph::tensor_to_proto(t, name));
+    n.set_input(input, name);
+    return ok();
+  };
+  const auto per_channel = [](const std::string& name, const std::vector<double>& f, bool invert) {
+    std::vector<float> v;
+    for (double k : f) v.push_back(static_cast<float>(invert ? 1.0 / k : k));
+    return make_tensor(name, dtype::float32, {static_cast<std::int64_t>(f.size()), 1, 1}, v);
+  };
+  std::vector<std::pair<int, NodeProto>> inserted;  // a Mul to put after node k (k = -1: first)
+  for (const auto& p : plans) {
+    NodeProto& d = *g.mutable_node(p.conv);
+    const std::int64_t channels = idx.initializer(d.input(1))->dims(0);
+    const bool has_bias = d.input_size() > 2 && !d.input(2).empty();
+    if (p.input) {
+      const std::string x = d.input(0);
+      auto a = factors(x, channels);
+      if (!a.empty()) {
+        ONYX_TRY(rescale(d, 1, a, true));
+        if (p.in_conv >= 0) {
+          NodeProto& src = *g.mutable_node(p.in_conv);
+          ONYX_TRY(rescale(src, 1, a, false));
+          if (src.input_size() > 2 && !src.input(2).empty()) ONYX_TRY(rescale(src, 2, a, false));
+        } else {
+          idx.add(per_channel(x + "_equalize_scale", a, false));
+          d.set_input(0, x + "_equalized");
+          inserted.emplace_back(producer.at(x), make_node("Mul", {x, x + "_equalize_scale"}, {x + "_equalized"},
+                                                          d.name() + "_equalize_input"));
+        }
+      }
+    }
+    if (p.output) {
+      const std::string y = d.output(0);
+      auto b = factors(y, channels);
+      if (!b.empty()) {
+        ONYX_TRY(rescale(d, 1, b, false));
+        if (has_bias) ONYX_TRY(rescale(d, 2, b, false));
+        idx.add(per_channel(y + "_equalize_scale", b, true));
+        d.set_output(0, y + "_equalized");
+        inserted.emplace_back(p.conv, make_node("Mul", {y + "_equalized", y + "_equalize_scale"}, {y},
+                                                d.name() + "_equalize_output"));
+      }
+    }
+  }
+  // The Muls in place, each right after the node whose output it reads.
+  std::sort(inserted.begin(), inserted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  GraphProto nodes;
+  std::size_t next = 0;
+  for (int k = 0; k < g.node_size(); ++k) {
+    *nodes.add_node() = g.node(k);
+    for (; next < inserted.size() && inserted[next].first == k; ++next) *nodes.add_node() = inserted[next].second;
+  }
+  g.mutable_node()->Swap(nodes.mutable_node());
+  idx.remove_unused();
+  return ok();
+}
+
 class qdq_quantizer {
  public:
   qdq_quantizer(GraphProto& g, const static_quantize_options& opt)
@@ -870,41 +1183,6 @@ class qdq_quantizer {
            !(n.output_size() == 1 && in_region_.count(n.output(0)));
   }
 
-  /// Elementwise nodes whose varying inputs all come, through other such
-  /// nodes, from one value x, two or more of them: a hardswish written out
-  /// (x * Clip(x + 3, 0, 6) / 6), an affine step by constants. Such a region
-  /// is left in float and quantized only where it starts and ends, by its
-  /// neighbours' Q/DQ: a runtime makes DQ -> region -> Q one table lookup
-  /// (onyx's fuse_qdq does), and each rounding inside it would only add
-  /// error (on PP-OCRv4 det, quantizing these Adds and Muls took the
-  /// output's cosine to float from 0.987 to 0.964). A lone node (a Sigmoid,
-  /// an Add of a constant) is quantized as ORT quantizes it: that adds no
-  /// rounding between quantized neighbours.
-  /// Returned by their outputs' names.
-  static std::set<std::string> elementwise_regions(const GraphProto& g) {
-    // Not Relu: it follows a Conv or MatMul, whose QDQ rewrite takes it in.
-    static const std::set<std::string> ops{"Add",  "Sub", "Mul", "Div", "Clip", "LeakyRelu", "Sigmoid", "HardSigmoid",
-                                           "HardSwish", "Tanh", "Exp", "Neg", "Abs", "Erf", "Max", "Min", "Pow"};
-    std::set<std::string> constants;
-    for (const auto& t : g.initializer()) constants.insert(t.name());
-    for (const auto& n : g.node())
-      if (n.op_type() == "Constant" && default_domain(n) && n.output_size() == 1) constants.insert(n.output(0));
-    std::map<std::string, std::string> source;  // a region's value -> the value it is computed from
-    std::map<std::string, std::vector<std::string>> regions;  // x -> the outputs of the nodes computed from it
-    for (const auto& n : g.node()) {
-      if (!default_domain(n) || !ops.count(n.op_type()) || n.output_size() != 1) continue;
-      std::set<std::string> from;
-      for (const auto& in : n.input())
-        if (!in.empty() && !constants.count(in)) from.insert(source.count(in) ? source[in] : in);
-      if (from.size() != 1) continue;
-      source[n.output(0)] = *from.begin();
-      regions[*from.begin()].push_back(n.output(0));
-    }
-    std::set<std::string> in_regions;
-    for (const auto& [x, outs] : regions)
-      if (outs.size() > 1) in_regions.insert(outs.begin(), outs.end());
-    return in_regions;
-  }
 
   /// The float input slots of `n` that QDQ covers; weights and biases apart.
   struct plan {
@@ -1200,6 +1478,14 @@ result<quantize_summary> quantize_static(ModelProto& m, const std::filesystem::p
   ONYX_TRY(internalize(*m.mutable_graph(), root));
   const int rounding = std::fegetround();
   std::fesetround(FE_TONEAREST);
+  if (opt.equalize) {
+    status pre = fold_batch_norms(*m.mutable_graph());
+    if (pre.ok()) pre = equalize_depthwise(m, model_dir, sets, opt);
+    if (!pre.ok()) {
+      std::fesetround(rounding);
+      return pre;
+    }
+  }
   qdq_quantizer q(*m.mutable_graph(), opt);
   auto tensors = q.tensors_to_calibrate();  // also moves Constant-node weights to initializers
   auto ranges = calibrate(m, model_dir, tensors, sets, opt);

@@ -561,3 +561,60 @@ TEST_CASE("quantize_static: elementwise ops computed from one value stay in floa
   for (float v : want) top = std::max(top, std::fabs(v));
   for (std::size_t i = 0; i < got.size(); ++i) CHECK(std::fabs(got[i] - want[i]) <= 0.05f * top);
 }
+
+TEST_CASE("quantize_static: BatchNormalization folded, depthwise channels equalized, exactly in float") {
+  // x -> Conv 1x1 (channels of very different sizes) -> BatchNormalization -> depthwise Conv 3x3
+  //   -> Mul(a) -> Add(b per channel) -> Conv 1x1 -> y
+  graph::model_builder b{13};
+  auto x = b.input("x", dtype::float32, {1, 2, 6, 6});
+  tensor w1 = test::random_tensor({4, 2, 1, 1}, -1, 1, 11);
+  const float sizes[] = {1.0f, 0.01f, 8.0f, 0.1f};
+  for (int c = 0; c < 4; ++c)
+    for (int i = 0; i < 2; ++i) w1.data<float>()[c * 2 + i] *= sizes[c];
+  auto c1 = b.node("Conv", {x, b.initializer("w1", w1)});
+  auto bn = b.node("BatchNormalization", {c1, b.initializer("gamma", test::random_tensor({4}, 0.5, 2, 12)),
+                                          b.initializer("beta", test::random_tensor({4}, -0.1, 0.1, 13)),
+                                          b.initializer("mean", test::random_tensor({4}, -0.1, 0.1, 14)),
+                                          b.initializer("var", test::random_tensor({4}, 0.5, 1.5, 15))});
+  auto dw = b.node("Conv", {bn, b.initializer("w2", test::random_tensor({4, 1, 3, 3}, -1, 1, 16)),
+                            b.initializer("b2", test::random_tensor({4}, -0.1, 0.1, 17))},
+                   {{"group", std::int64_t{4}}, {"pads", std::vector<std::int64_t>{1, 1, 1, 1}}});
+  auto affine = b.node("Add", {b.node("Mul", {dw, b.initializer("a", tensor::scalar(0.9f))}),
+                               b.initializer("shift", test::random_tensor({4, 1, 1}, -0.05, 0.05, 18))});
+  b.output(b.node("Conv", {affine, b.initializer("w3", test::random_tensor({2, 4, 1, 1}, -1, 1, 19))}));
+  const onnx::ModelProto fp = b.proto();
+  std::vector<std::vector<float>> samples(4, std::vector<float>(72));
+  for (std::size_t k = 0; k < samples.size(); ++k)
+    for (std::size_t i = 0; i < 72; ++i) samples[k][i] = std::sin(static_cast<float>(i * (k + 3) + k));
+  const auto dir = onyx::test::temp_path("quantize_equalize");
+  write_sets(dir, samples, {1, 2, 6, 6});
+  auto sets = tools::calibration_sets(dir);
+  REQUIRE(sets.ok());
+  std::vector<named_value> in{{"x", tensor::from<float>(samples[2], {1, 2, 6, 6})}};
+  const auto want = floats(run(fp, in)[0]);
+
+  // Nothing quantized: the rewrite alone, which must not change the outputs.
+  onnx::ModelProto eq = fp;
+  REQUIRE(tools::quantize_static(eq, {}, *sets, {.op_types = {"Gemm"}}).ok());
+  std::map<std::string, int> count;
+  for (const auto& op : ops_of(eq.graph())) ++count[op];
+  CHECK(count["BatchNormalization"] == 0);
+  CHECK(count["Mul"] == 2);  // the model's and the one undoing the depthwise output's scaling
+  const auto same = floats(run(eq, in)[0]);
+  REQUIRE(same.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) CHECK(same[i] == Approx(want[i]).epsilon(1e-5).margin(1e-6));
+
+  // Quantized: closer to float with the equalization than without.
+  const auto error = [&](bool equalize) {
+    onnx::ModelProto m = fp;
+    auto r = tools::quantize_static(m, {}, *sets, {.equalize = equalize});
+    REQUIRE(r.ok());
+    const auto got = floats(run(m, in)[0]);
+    double e = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) e += (got[i] - want[i]) * (got[i] - want[i]);
+    return std::sqrt(e);
+  };
+  const double with = error(true), without = error(false);
+  INFO("error with " << with << ", without " << without);
+  CHECK(with < 0.7 * without);  // 0.55 against 0.97 when written
+}

@@ -125,6 +125,11 @@ struct static_quantize_options {
                                  "Sigmoid", "LeakyRelu",   "Resize"};
   std::set<std::string> nodes_to_exclude{};
   int threads = 0;  // of the calibration session (0: all cores)
+  /// Before calibration: BatchNormalizations folded into the Convs before
+  /// them, and each depthwise Conv's input and output channels brought to one
+  /// range (scaled per channel, undone exactly in the weights or by a Mul
+  /// that joins an elementwise region); see quantize.cpp's equalize_depthwise.
+  bool equalize = true;
 };
 
 /// The calibration sets under `dir`: `dir` itself when it holds input_0.pb,
