@@ -8,6 +8,11 @@
 // product and the bias:
 //   y = float(acc) * float(x_scale * w_scale[j]) + bias[j]
 // each step rounded to float as the unfused Cast -> Mul -> Add chain rounds.
+// The onyx.fused twins of the two MatMuls (the same kernels, through
+// dynamic_quantize_mat_mul_kernel / mat_mul_integer_to_float_kernel) then
+// map the Gelu kernel's own function (isa::table::f32_gelu, f32_gelu_tanh of
+// isa::active()) over each row of the float tile just written, so their
+// outputs are bit for bit those of the op followed by a Gelu node.
 #pragma once
 
 #include <cstring>
@@ -17,8 +22,10 @@
 #include "kernels/cpu/integer_conv.hpp"
 #include "kernels/cpu/mat_mul_integer.hpp"
 #include "onyx/ops/dynamic_quantize_mat_mul.hpp"
-#include "onyx/ops/mat_mul_integer_to_float.hpp"
 #include "onyx/ops/fused/dynamic_quantize_conv.hpp"
+#include "onyx/ops/fused/dynamic_quantize_mat_mul.hpp"
+#include "onyx/ops/fused/mat_mul_integer_to_float.hpp"
+#include "onyx/ops/mat_mul_integer_to_float.hpp"
 
 namespace onyx {
 
@@ -40,24 +47,27 @@ inline result<std::vector<float>> float_per_index(const kernel_call& c, int i, s
 
 /// A finished block in float: y[r][j] = float(acc[r][j]) * scale[j] (+ bias[j]),
 /// row r of the block at y + r * ld; scale and bias (null: none) start at the
-/// block's first column. Two roundings, as Cast -> Mul -> Add.
-inline void write_dequantized(const q8_block& blk, float* y, std::int64_t ld, const float* scale, const float* bias) {
-  if (const isa::q8_dequantize_fn row = isa::q8_active().dequantize) {
-    for (std::int64_t r = 0; r < blk.rows; ++r)
-      row(blk.acc + r * blk.ld, blk.cols, blk.col_add, blk.row_term(r), scale, bias, y + r * ld);
-    return;
-  }
+/// block's first column. Two roundings, as Cast -> Mul -> Add. Then `then`
+/// (null: none) over each row just written.
+inline void write_dequantized(const q8_block& blk, float* y, std::int64_t ld, const float* scale, const float* bias,
+                              isa::f32_unary_fn then = nullptr) {
+  const isa::q8_dequantize_fn row = isa::q8_active().dequantize;
   for (std::int64_t r = 0; r < blk.rows; ++r) {
     float* yr = y + r * ld;
-    const auto exact = [&](std::int64_t j) { return static_cast<float>(blk.at(r, j)); };
-    if (bias) {
-      for (std::int64_t j = 0; j < blk.cols; ++j) {
-        const float v = exact(j) * scale[j];
-        yr[j] = v + bias[j];
-      }
+    if (row) {
+      row(blk.acc + r * blk.ld, blk.cols, blk.col_add, blk.row_term(r), scale, bias, yr);
     } else {
-      for (std::int64_t j = 0; j < blk.cols; ++j) yr[j] = exact(j) * scale[j];
+      const auto exact = [&](std::int64_t j) { return static_cast<float>(blk.at(r, j)); };
+      if (bias) {
+        for (std::int64_t j = 0; j < blk.cols; ++j) {
+          const float v = exact(j) * scale[j];
+          yr[j] = v + bias[j];
+        }
+      } else {
+        for (std::int64_t j = 0; j < blk.cols; ++j) yr[j] = exact(j) * scale[j];
+      }
     }
+    if (then) then(yr, yr, blk.cols);
   }
 }
 
@@ -68,16 +78,23 @@ inline std::uint8_t* quantized_buffer(std::int64_t bytes) {
   return buffer.data();
 }
 
-}  // namespace kernels::cpu
-
-template <> struct kernel<ops::DynamicQuantizeMatMul, cpu> {
-  static constexpr std::array types{ops::DynamicQuantizeMatMul::T2};
-  using state = kernels::cpu::q8_matmul_state;
-  template <ops::signature> static result<state> prepare(const prepare_info<ops::DynamicQuantizeMatMul>& p) {
-    return kernels::cpu::prepare_q8_b(p, 1);
+/// The function an op applies to its finished float tiles: the fused twins'
+/// `then`, from the f32 table the Gelu kernel runs; null for the com.microsoft ops.
+template <class Attributes> isa::f32_unary_fn then_of(const Attributes& a) {
+  if constexpr (requires { a.then; }) {
+    using fn = ops::fused::MatMul::function;
+    if (a.then == fn::gelu) return isa::active().f32_gelu;
+    if (a.then == fn::gelu_tanh) return isa::active().f32_gelu_tanh;
   }
-  template <ops::signature> static status run(const call<ops::DynamicQuantizeMatMul>& c) {
-    using namespace kernels::cpu;
+  return nullptr;
+}
+
+/// DynamicQuantizeMatMul and its fused twin.
+template <class Op> struct dynamic_quantize_mat_mul_kernel {
+  static constexpr std::array types{Op::T2};
+  using state = q8_matmul_state;
+  template <ops::signature> static result<state> prepare(const prepare_info<Op>& p) { return prepare_q8_b(p, 1); }
+  template <ops::signature> static status run(const call<Op>& c) {
     const tensor& a = c.input(0);
     const tensor& b = c.input(1);
     tensor& y = c.output(0);
@@ -91,45 +108,60 @@ template <> struct kernel<ops::DynamicQuantizeMatMul, cpu> {
     for (std::size_t j = 0; j < scale.size(); ++j) scale[j] = a_scale * b_scale[j];
     float* out = y.data<float>();
     const bool has_bias = c.has_input(4);
+    const isa::f32_unary_fn then = then_of(c.attrs());
     return q8_matmul(
         c, aq, dtype::uint8, a.shape(), {a_zero}, 1, 3,
         [&](std::int64_t at, const q8_block& blk) {
-          write_dequantized(blk, out + at, n, scale.data() + blk.j0, has_bias ? bias.data() + blk.j0 : nullptr);
+          write_dequantized(blk, out + at, n, scale.data() + blk.j0, has_bias ? bias.data() + blk.j0 : nullptr, then);
         },
-        q8_float_out{out, n, scale.data(), has_bias ? bias.data() : nullptr});
+        q8_float_out{out, n, scale.data(), has_bias ? bias.data() : nullptr, then});
   }
 };
 
-template <> struct kernel<ops::MatMulIntegerToFloat, cpu> {
-  static constexpr std::array types{ops::MatMulIntegerToFloat::T1};
-  using state = kernels::cpu::q8_matmul_state;
-  template <ops::signature> static result<state> prepare(const prepare_info<ops::MatMulIntegerToFloat>& p) {
-    return kernels::cpu::prepare_q8_b(p, 1);
-  }
-  template <ops::signature> static status run(const call<ops::MatMulIntegerToFloat>& c) {
-    using namespace kernels::cpu;
+/// MatMulIntegerToFloat and its fused twin.
+template <class Op> struct mat_mul_integer_to_float_kernel {
+  static constexpr std::array types{Op::T1};
+  using state = q8_matmul_state;
+  template <ops::signature> static result<state> prepare(const prepare_info<Op>& p) { return prepare_q8_b(p, 1); }
+  template <ops::signature> static status run(const call<Op>& c) {
     const tensor& b = c.input(1);
+    const tensor& a_scales = c.input(2);
     tensor& y = c.output(0);
     if (y.size() == 0) return ok();
     const std::int64_t n = b.rank() >= 2 ? b.dim(b.rank() - 1) : 1;
-    if (c.input(2).size() != 1)
+    if (a_scales.size() != 1)
       return status(errc::unsupported, "a_scale per column of A is not supported (it cannot leave the sum over K); "
-                                       "got " + std::to_string(c.input(2).size()) + " values");
-    const float a_scale = c.input(2).data<float>()[0];
+                                       "got " + std::to_string(a_scales.size()) + " values");
+    const float a_scale = a_scales.data<float>()[0];
     ONYX_ASSIGN(auto b_scale, float_per_index(c, 3, n, 1.0f, "b_scale"));
     ONYX_ASSIGN(auto bias, float_per_index(c, 6, n, 0.0f, "bias"));
     std::vector<float> scale(static_cast<std::size_t>(n));
     for (std::size_t j = 0; j < scale.size(); ++j) scale[j] = a_scale * b_scale[j];
     float* out = y.data<float>();
     const bool has_bias = c.has_input(6);
+    const isa::f32_unary_fn then = then_of(c.attrs());
     return q8_matmul(
         c, 0, 1, 4, 5,
         [&](std::int64_t at, const q8_block& blk) {
-          write_dequantized(blk, out + at, n, scale.data() + blk.j0, has_bias ? bias.data() + blk.j0 : nullptr);
+          write_dequantized(blk, out + at, n, scale.data() + blk.j0, has_bias ? bias.data() + blk.j0 : nullptr, then);
         },
-        q8_float_out{out, n, scale.data(), has_bias ? bias.data() : nullptr});
+        q8_float_out{out, n, scale.data(), has_bias ? bias.data() : nullptr, then});
   }
 };
+
+}  // namespace kernels::cpu
+
+template <>
+struct kernel<ops::DynamicQuantizeMatMul, cpu>
+    : kernels::cpu::dynamic_quantize_mat_mul_kernel<ops::DynamicQuantizeMatMul> {};
+template <>
+struct kernel<ops::fused::DynamicQuantizeMatMul, cpu>
+    : kernels::cpu::dynamic_quantize_mat_mul_kernel<ops::fused::DynamicQuantizeMatMul> {};
+template <>
+struct kernel<ops::MatMulIntegerToFloat, cpu> : kernels::cpu::mat_mul_integer_to_float_kernel<ops::MatMulIntegerToFloat> {};
+template <>
+struct kernel<ops::fused::MatMulIntegerToFloat, cpu>
+    : kernels::cpu::mat_mul_integer_to_float_kernel<ops::fused::MatMulIntegerToFloat> {};
 
 template <> struct kernel<ops::fused::DynamicQuantizeConv, cpu> {
   static constexpr std::array types{ops::fused::DynamicQuantizeConv::T2};

@@ -119,13 +119,15 @@ inline void write_exact(const q8_block& blk, std::int32_t* y, std::int64_t ld) {
 
 /// A float output the GEMM may write itself, tile by tile, where the kernel
 /// has q8_gemm_kernel::gemm_float: y[i * ldy + j] = float(the exact sum) *
-/// scale[j] (+ bias[j]), rounded as write_dequantized rounds; the sink then
-/// gets no blocks.
+/// scale[j] (+ bias[j]), rounded as write_dequantized rounds, then `then`
+/// (when set) applied in place to each row of the tile while it is in L1;
+/// the sink then gets no blocks.
 struct q8_float_out {
   float* y = nullptr;
   std::int64_t ldy = 0;
   const float* scale = nullptr;
   const float* bias = nullptr;
+  isa::f32_unary_fn then = nullptr;  // a fused GELU (isa::table::f32_gelu, f32_gelu_tanh)
 };
 
 /// Where blocks go; called from the pool's threads, once per block.
@@ -136,11 +138,11 @@ struct q8_sink {
   q8_float_out floats;  // y null: none (an adding sink only)
   /// A sink that reads acc only: the GEMM adds the zero-point terms first.
   template <class F> static q8_sink of(F& f) {
-    return {&f, [](void* c, const q8_block& b) { (*static_cast<F*>(c))(b); }};
+    return {&f, [](void* c, const q8_block& b) { (*static_cast<F*>(c))(b); }, false, {}};
   }
   /// A sink that adds col_add / row_add itself where the block sets them.
   template <class F> static q8_sink adding(F& f) {
-    return {&f, [](void* c, const q8_block& b) { (*static_cast<F*>(c))(b); }, true};
+    return {&f, [](void* c, const q8_block& b) { (*static_cast<F*>(c))(b); }, true, {}};
   }
 };
 

@@ -20,6 +20,8 @@
 #include "onyx/ops/dynamic_quantize_mat_mul.hpp"
 #include "onyx/ops/einsum.hpp"
 #include "onyx/ops/fused/dynamic_quantize_conv.hpp"
+#include "onyx/ops/fused/dynamic_quantize_mat_mul.hpp"
+#include "onyx/ops/fused/mat_mul_integer_to_float.hpp"
 #include "onyx/ops/grid_sample.hpp"
 #include "onyx/ops/hamming_window.hpp"
 #include "onyx/ops/hann_window.hpp"
@@ -66,6 +68,8 @@ using misc_ops = op_list<
     ops::DynamicQuantizeMatMul,
     ops::MatMulIntegerToFloat,
     ops::fused::DynamicQuantizeConv,
+    ops::fused::DynamicQuantizeMatMul,
+    ops::fused::MatMulIntegerToFloat,
     ops::HannWindow,
     ops::HammingWindow,
     ops::BlackmanWindow,

@@ -282,6 +282,8 @@ void q8_run_block(const q8_problem& p, int64_t i0, int64_t rows, int64_t j0, int
                                        fo.scale + j,
                                        fo.bias ? fo.bias + j : nullptr};
           k.gemm_float(groups, ap, bp, acc + ir * ld + jr, ld, m, n, k0 > 0, ir == 0 ? next : nullptr, out);
+          if (fo.then)
+            for (int r = 0; r < m; ++r) fo.then(out.y + r * fo.ldy, out.y + r * fo.ldy, n);
         } else {
           k.gemm(groups, ap, bp, acc + ir * ld + jr, ld, m, n, k0 > 0, ir == 0 ? next : nullptr);
         }

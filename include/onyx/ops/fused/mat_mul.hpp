@@ -9,6 +9,9 @@
 // tile. float32 (float16 models reach it through compute_float16_in_float32).
 // As node attributes (a model written after optimization, or a test) the
 // function reads `activation`: "" | "Gelu" | "GeluTanh".
+// detail::with_activation gives the quantized MatMuls (fused/
+// dynamic_quantize_mat_mul.hpp, fused/mat_mul_integer_to_float.hpp) the same
+// function, spelling and parse.
 // Tested in test/unit/fuse_transformer_test.cpp.
 #pragma once
 
@@ -63,3 +66,17 @@ struct MatMul {
 };
 
 }  // namespace onyx::ops::fused
+
+namespace onyx::ops::detail {
+
+/// `Base`, a com.microsoft MatMul with a float output, with fused::MatMul's
+/// function applied to that output: Base's inputs, types and shape rule, in
+/// domain onyx.fused, with the `activation` attribute.
+template <class Base> struct with_activation : Base {
+  static constexpr std::string_view domain = "onyx.fused";
+  using attributes = fused::MatMul::attributes;
+  static result<attributes> parse(const std::vector<attribute>& given) { return fused::MatMul::parse(given); }
+  static status infer(const attributes&, infer_context& c) { return Base::infer({}, c); }
+};
+
+}  // namespace onyx::ops::detail
