@@ -16,12 +16,12 @@
 # With --ocr, also PP-OCRv4 det and rec (the OCR example's models,
 # `ninja -C build ocr_models ocr_samples`) quantized statically to QDQ with
 # per-channel weights (onyx-quantize moves these opset 9/11 models to opset
-# 13 for DequantizeLinear's axis), calibrated on the rendered sample images:
-# det on the images as the OCR example feeds them to det
-# (bench/ort/image_inputs.js), rec on the text lines the example cuts from
-# them (onyx-ocr --dump-tensors); timed and compared on the paragraph sample
-# (rec's drift also as decoded text); then the whole OCR example run on
-# every sample with the int8 det and rec, its text against the float run's.
+# 13 for DequantizeLinear's axis), calibrated on the rendered sample images
+# as the OCR example feeds them to its models (onyx-ocr --dump-tensors): det
+# on each page resized as the example resizes it, rec on the text lines the
+# example cuts from them; timed and compared on the paragraph sample (rec's
+# drift also as decoded text); then the whole OCR example run on every
+# sample with the int8 det and rec, its text against the float run's.
 # And det quantized dynamically (Conv).
 # Run on a quiet machine (no build or test beside it).
 set -euo pipefail
@@ -95,13 +95,15 @@ if ((ocr)); then
   samples=()
   for s in "$ocr_dir"/samples/*.png; do [[ $s == *.ocr.png ]] || samples+=("$s"); done
   keys=$ocr_dir/models/ppocr_keys_v1.txt
-  # rec's calibration sets: the lines the OCR example cuts from each sample.
+  # The calibration sets: what the OCR example feeds det and rec on each
+  # sample (the page resized; the lines it cuts from it).
   for i in "${!samples[@]}"; do
     "$ocr_dir/onyx-ocr" "${samples[$i]}" --threads 1 --out "$work/annotated.png" --dump-tensors "$work/dump_$i" >/dev/null
-    mkdir -p "$work/cal_rec/test_data_set_$i"
-    cp "$work/dump_$i/rec_input.pb" "$work/cal_rec/test_data_set_$i/input_0.pb"
+    for kind in det rec; do
+      mkdir -p "$work/cal_$kind/test_data_set_$i"
+      cp "$work/dump_$i/${kind}_input.pb" "$work/cal_$kind/test_data_set_$i/input_0.pb"
+    done
   done
-  node "$here/ort/image_inputs.js" det "$work/cal_det" "${samples[@]}" >/dev/null
   paragraph=0
   for i in "${!samples[@]}"; do [[ $(basename "${samples[$i]}") != paragraph.png ]] || paragraph=$i; done
   for kind in det rec; do
