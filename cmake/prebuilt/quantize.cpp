@@ -968,7 +968,8 @@ status fold_batch_norms(GraphProto& g) {
   for (int k = 0; k < g.node_size(); ++k) {
     const NodeProto& bn = g.node(k);
     if (bn.op_type() != "BatchNormalization" || !default_domain(bn) || bn.input_size() != 5 ||
-        bn.output_size() != 1 || int_attr(bn, "training_mode", 0) != 0 || !producer.count(bn.input(0)))
+        bn.output_size() != 1 || int_attr(bn, "training_mode", 0) != 0 || int_attr(bn, "spatial", 1) != 1 ||
+        !producer.count(bn.input(0)))
       continue;
     NodeProto& conv = *g.mutable_node(producer.at(bn.input(0)));
     if (conv.op_type() != "Conv" || !default_domain(conv) || conv.output_size() != 1 || readers[conv.output(0)] != 1 ||
