@@ -819,7 +819,8 @@ result<std::map<std::string, std::vector<tensor_range>>> channel_ranges(
   std::map<std::string, std::vector<tensor_range>> ranges;
   ONYX_TRY(probe.each_run(sets, [&](const std::string& t, const tensor& x) {
     const std::int64_t channels = x.rank() >= 2 ? x.dim(1) : 1;
-    const std::int64_t inner = channels > 0 ? x.size() / std::max<std::int64_t>(1, x.dim(0)) / channels : 0;
+    const std::int64_t batch = x.rank() >= 1 ? std::max<std::int64_t>(1, x.dim(0)) : 1;
+    const std::int64_t inner = channels > 0 ? x.size() / batch / channels : 0;
     auto& r = ranges[t];
     if (r.empty()) r.assign(static_cast<std::size_t>(channels), tensor_range{INFINITY, -INFINITY});
     if (static_cast<std::int64_t>(r.size()) != channels) return;
