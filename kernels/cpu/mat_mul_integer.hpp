@@ -1,4 +1,5 @@
-// kernel<ops::MatMulInteger, cpu>, kernel<ops::QLinearMatMul, cpu>: 8-bit
+// kernel<ops::MatMulInteger, cpu>, kernel<ops::QLinearMatMul, cpu>,
+// kernel<ops::QGemm, cpu> (com.microsoft, below): 8-bit
 // operands on the int8 GEMM (kernels/cpu/qgemm.hpp, exact int32 products with
 // the zero points removed), a constant 2-D B packed once at prepare. A 2-D B
 // shared by every batch of A makes one GEMM of all of A's rows; otherwise
@@ -15,6 +16,7 @@
 #include "kernels/cpu/qgemm.hpp"
 #include "kernels/cpu/quantize.hpp"
 #include "onyx/ops/mat_mul_integer.hpp"
+#include "onyx/ops/q_gemm.hpp"
 #include "onyx/ops/qlinear_mat_mul.hpp"
 
 namespace onyx {
@@ -273,6 +275,112 @@ template <> struct kernel<ops::QLinearMatMul, cpu> {
     }));
     if (y.bytes() > 0) std::memset(y.raw(), 0, y.bytes());
     encode_block(y, 0, y.size(), r.data(), nullptr, false, cast_options{});
+    return ok();
+  }
+};
+
+// QGemm: one GEMM of A' (M x K) and B' (K x N), either read transposed in
+// place (q8_matrix's layouts), B packed at prepare when constant. Each
+// finished block, with C's int32 added to the exact sums: float32 Y =
+// float(v) * float(alpha a_scale b_scale[j]), or the quantized Y through the
+// requantizer with the factor float(alpha a_scale b_scale[j] / y_scale)
+// (each product and the division rounded to float32).
+template <> struct kernel<ops::QGemm, cpu> {
+  static constexpr std::array types{ops::QGemm::TA};
+  using state = kernels::cpu::q8_matmul_state;
+  template <ops::signature> static result<state> prepare(const prepare_info<ops::QGemm>& p) {
+    using namespace kernels::cpu;
+    q8_matmul_state s;
+    const tensor* b = p.constant(3);
+    if (b && b->rank() == 2 && is_q8(b->type())) {
+      const bool t = p.attrs().transB != 0;
+      const std::int64_t k = b->dim(t ? 1 : 0), n = b->dim(t ? 0 : 1);
+      s.b = q8_pack_b(k, n, q8_matrix{static_cast<const std::uint8_t*>(b->raw()), b->type() == dtype::int8, t ? k : n, !t});
+      p.consume_constant(3);
+    }
+    return s;
+  }
+  template <ops::signature> static status run(const call<ops::QGemm>& c) {
+    using namespace kernels::cpu;
+    const auto& at = c.attrs();
+    const tensor& a = c.input(0);
+    const tensor& b = c.input(3);
+    tensor& y = c.output(0);
+    if (a.rank() != 2 || b.rank() != 2)
+      return status(errc::invalid_argument, "A " + to_string(a.shape()) + " and B " + to_string(b.shape()) + " must be matrices");
+    const std::int64_t m = a.dim(at.transA ? 1 : 0), k = a.dim(at.transA ? 0 : 1), n = b.dim(at.transB ? 0 : 1);
+    if (b.dim(at.transB ? 1 : 0) != k)
+      return status(errc::invalid_argument, "op(A) " + to_string(a.shape()) + " and op(B) " + to_string(b.shape()) +
+                                                " disagree on K");
+    if (y.size() == 0) return ok();
+    ONYX_ASSIGN(auto sa, per_index(c, 1, 1, 1.0, "a_scale"));
+    ONYX_ASSIGN(auto sb, per_index(c, 4, n, 1.0, "b_scale"));
+    const std::vector<std::int32_t> za = zero_points(c, 2), zb = zero_points(c, 5);
+    if (za.size() != 1 || (zb.size() != 1 && static_cast<std::int64_t>(zb.size()) != n))
+      return status(errc::invalid_argument, "a_zero_point must be a scalar and b_zero_point a scalar or " +
+                                                std::to_string(n) + " values");
+    // C [M, N] broadcast: its element (i, j) at c_data[i * cm + j * cn].
+    const std::int32_t* c_data = nullptr;
+    std::int64_t cm = 0, cn = 0;
+    if (c.has_input(6)) {
+      const tensor& ct = c.input(6);
+      const std::int64_t rows = ct.rank() == 2 ? ct.dim(0) : 1, cols = ct.rank() >= 1 ? ct.dim(ct.rank() - 1) : 1;
+      if (ct.rank() > 2 || (rows != 1 && rows != m) || (cols != 1 && cols != n))
+        return status(errc::invalid_argument, "C " + to_string(ct.shape()) + " does not broadcast to [" +
+                                                  std::to_string(m) + "," + std::to_string(n) + "]");
+      c_data = ct.data<std::int32_t>();
+      cm = rows == 1 ? 0 : cols, cn = cols == 1 ? 0 : 1;
+    }
+    // alpha a_scale b_scale[j] (/ y_scale), each step rounded to float32.
+    const bool quantized = c.has_input(7);
+    ONYX_ASSIGN(auto sy, per_index(c, 7, 1, 1.0, "y_scale"));
+    ONYX_ASSIGN(auto zy, per_index(c, 8, 1, 0.0, "y_zero_point"));
+    std::vector<double> factor(static_cast<std::size_t>(n));
+    for (std::size_t j = 0; j < factor.size(); ++j) {
+      const double s = round_to(dtype::float32, round_to(dtype::float32, at.alpha * sa[0]) * sb[j]);
+      factor[j] = quantized ? round_to(dtype::float32, s / sy[0]) : s;
+    }
+    const q8_panels* packed = nullptr;
+    if (c.state_) {
+      const q8_panels& s = c.state<q8_matmul_state>().b;
+      if (!s.empty() && s.kernel() == &isa::q8_active() && s.depth() == k && s.width() == n) packed = &s;
+    }
+    const auto* bb = static_cast<const std::uint8_t*>(b.raw());
+    if (!packed && !bb) return status(errc::internal, "B was packed at prepare for another shape and released");
+    q8_operand qa, qb;
+    qa.matrix = {static_cast<const std::uint8_t*>(a.raw()), a.type() == dtype::int8, at.transA ? m : k, at.transA != 0};
+    qb.matrix = {bb, b.type() == dtype::int8, at.transB ? k : n, at.transB == 0};
+    qb.packed = packed;
+    qa.zero_point = za.data();
+    qb.zero_point = zb.data();
+    qb.per_index = zb.size() > 1;
+    const auto requantize = isa::q8_active().requantize;
+    const bool out_signed = y.type() == dtype::int8;
+    auto write = [&](const q8_block& blk) {
+      thread_local std::vector<double> c_row;
+      for (std::int64_t r = 0; r < blk.rows; ++r) {
+        const std::int64_t i = blk.i0 + r;
+        const std::int32_t* crow = c_data ? c_data + i * cm + blk.j0 * cn : nullptr;
+        if (quantized) {
+          if (crow) {
+            c_row.resize(static_cast<std::size_t>(blk.cols));
+            for (std::int64_t j = 0; j < blk.cols; ++j) c_row[static_cast<std::size_t>(j)] = crow[j * cn];
+          }
+          requantize(blk.acc + r * blk.ld, blk.cols, blk.col_add, blk.row_term(r), crow ? c_row.data() : nullptr, 0.0,
+                     factor.data() + blk.j0, 0.0, zy[0], out_signed,
+                     static_cast<std::uint8_t*>(y.raw()) + i * n + blk.j0);
+        } else {
+          float* yr = y.data<float>() + i * n + blk.j0;
+          for (std::int64_t j = 0; j < blk.cols; ++j) {
+            // int32 arithmetic wraps like the accumulation
+            const auto v = static_cast<std::uint32_t>(blk.at(r, j)) + static_cast<std::uint32_t>(crow ? crow[j * cn] : 0);
+            yr[j] = static_cast<float>(static_cast<float>(static_cast<std::int32_t>(v)) *
+                                       static_cast<float>(factor[static_cast<std::size_t>(blk.j0 + j)]));
+          }
+        }
+      }
+    };
+    q8_gemm(m, n, k, qa, qb, q8_sink::adding(write), c.pool());
     return ok();
   }
 };

@@ -14,7 +14,8 @@
 //   qlinear_ops  the com.microsoft QLinear* ops on a uint8 x [1, 4, 6, 6]:
 //         QLinearSigmoid, QLinearLeakyRelu, QLinearAdd with x, QLinearMul by a
 //         [4, 1, 1] constant, QLinearConcat with x (other scale),
-//         QLinearGlobalAveragePool, every op's result an output (the input
+//         QLinearGlobalAveragePool, QGemm on x as [4, 36] (quantized and float
+//         Y), every op's result an output (the input
 //         uniform over 0..255; run as is, not quantized); qlinear_ops_s8 the
 //         same in int8
 #include <cstdio>
@@ -125,9 +126,29 @@ template <class T> int qlinear_ops(const std::filesystem::path& out) {
                     {{"axis", 1}});
   auto pool = b.node({ms, "QLinearGlobalAveragePool"}, {cat, "cat_scale", "cat_zp", f("pool_scale", 0.02f),
                                                         z("pool_zp", 120)});
+  // QGemm on x as [4, 36]: B int8 [10, 36] (transB) per column with an int32
+  // C and a quantized Y; B of x's type [36, 10] per tensor with a float Y.
+  auto rows = b.node("Reshape", {x, b.initializer("rows_shape", tensor::from<std::int64_t>({4, 36}, {2}))});
+  tensor w1 = tensor::zeros(dtype::int8, {10, 36}), w2 = tensor::zeros(type, {36, 10});
+  std::uniform_int_distribution<int> wd(-127, 127);
+  for (auto& v : w1.values<std::int8_t>()) v = static_cast<std::int8_t>(wd(rng));
+  for (auto& v : w2.values<T>()) v = static_cast<T>(wd(rng) + (s8 ? 0 : 128));
+  std::vector<float> w1_scale(10);
+  std::vector<std::int8_t> w1_zp(10);
+  std::vector<std::int32_t> bias(10);
+  for (int j = 0; j < 10; ++j) w1_scale[j] = 0.002f * (j + 1), w1_zp[j] = static_cast<std::int8_t>(j - 5), bias[j] = 300 * j - 1500;
+  auto qgemm = b.node({ms, "QGemm"},
+                      {rows, "x_scale", "x_zp", b.initializer("w1", w1), b.initializer("w1_scale", tensor::from(w1_scale, {10})),
+                       b.initializer("w1_zp", tensor::from(w1_zp, {10})), b.initializer("bias", tensor::from(bias, {10})),
+                       f("qgemm_scale", 0.25f), z("qgemm_zp", 128)},
+                      {{"transB", std::int64_t{1}}, {"alpha", 0.5f}});
+  auto qgemm_f = b.node({ms, "QGemm"}, {rows, "x_scale", "x_zp", b.initializer("w2", w2), f("w2_scale", 0.004f),
+                                        z("w2_zp", 128)});
   for (const auto& v : {sig, lrelu, sum, prod}) b.output(v, type, {1, 4, 6, 6});
   b.output(cat, type, {1, 8, 6, 6});
   b.output(pool, type, {1, 8, 1, 1});
+  b.output(qgemm, type, {4, 10});
+  b.output(qgemm_f, dtype::float32, {4, 10});
   const auto dir = out / (s8 ? "qlinear_ops_s8" : "qlinear_ops");
   std::filesystem::create_directories(dir / "test_data_set_0");
   if (auto s = b.save(dir / "model.onnx"); !s.ok()) return 1;

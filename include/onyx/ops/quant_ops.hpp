@@ -4,6 +4,7 @@
 #pragma once
 
 #include "onyx/ops/fused/qlinear_lookup.hpp"
+#include "onyx/ops/q_gemm.hpp"
 #include "onyx/ops/qlinear_add.hpp"
 #include "onyx/ops/qlinear_concat.hpp"
 #include "onyx/ops/qlinear_global_average_pool.hpp"
@@ -23,6 +24,7 @@ using quant_ops = op_list<
     ops::QLinearLeakyRelu,
     ops::QLinearGlobalAveragePool,
     ops::QLinearConcat,
+    ops::QGemm,
     ops::fused::QLinearLookup>;
 // clang-format on
 
