@@ -19,6 +19,8 @@ foreach(src IN LISTS ONYX_ISA_SOURCES)
   target_sources(onyx_isa PRIVATE ${src})
   if(src MATCHES "_avx512vnni\\.cpp$")  # chosen at run time only where CPUID reports AVX512_VNNI
     set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512dq;-mavx512bw;-mavx512vl;-mavx512vnni;-mavx2;-mfma")
+  elseif(src MATCHES "_avx2vnni\\.cpp$")  # chosen at run time only where CPUID reports AVX-VNNI
+    set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "-mavx2;-mfma;-mavxvnni")
   elseif(src MATCHES "_avx512vbmi\\.cpp$")  # chosen at run time only where CPUID reports AVX512_VBMI
     set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vbmi")
   elseif(src MATCHES "_avx512\\.cpp$")

@@ -137,8 +137,9 @@ using u8_lookup_fn = void (*)(const std::uint8_t* table, const std::uint8_t* x, 
 /// where CPUID reports it, else a portable loop.
 u8_lookup_fn u8_lookup();
 
-/// The kernel for selected(): avx512 with AVX512-VNNI (vpdpbusd), else the
-/// avx2 one (vpmaddwd on int16, for avx512 CPUs without VNNI too), else scalar.
+/// The kernel for selected(): avx512 with AVX512-VNNI (vpdpbusd on zmm),
+/// else at avx2 or above the AVX-VNNI one (vpdpbusd on ymm) where CPUID
+/// reports AVX-VNNI, else the avx2 one (vpmaddwd on int16), else scalar.
 const q8_gemm_kernel& q8_active();
 /// Every int8 kernel this program holds and this CPU runs, lowest first
 /// (count in *n); tests run each.

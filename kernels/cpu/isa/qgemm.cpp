@@ -13,6 +13,7 @@
 
 #if !defined(ONYX_ISA_SINGLE_TU)
 #define ONYX_ISA_HAS_Q8_AVX2 1
+#define ONYX_ISA_HAS_AVX2VNNI 1
 #define ONYX_ISA_HAS_AVX512VNNI 1
 #define ONYX_ISA_HAS_AVX512VBMI 1
 #endif
@@ -24,6 +25,9 @@ namespace scalar { extern const q8_gemm_kernel q8_kernel; }
 #if defined(__x86_64__) || defined(__i386__)
 #if ONYX_ISA_HAS_Q8_AVX2
 namespace avx2 { extern const q8_gemm_kernel q8_kernel; }
+#endif
+#if ONYX_ISA_HAS_AVX2VNNI
+namespace avx2vnni { extern const q8_gemm_kernel q8_kernel; }
 #endif
 #if ONYX_ISA_HAS_AVX512VNNI
 namespace avx512vnni { extern const q8_gemm_kernel q8_kernel; }
@@ -52,17 +56,23 @@ u8_lookup_fn u8_lookup() {
 }
 
 namespace {
+// The kernels this CPU runs, lowest first, each with the level it needs.
 struct q8_list {
-  const q8_gemm_kernel* kernels[3] = {};
+  const q8_gemm_kernel* kernels[4] = {};
+  level needs[4] = {};
   int count = 0;
+  void add(const q8_gemm_kernel& k, level l) { kernels[count] = &k, needs[count++] = l; }
   q8_list() {
-    kernels[count++] = &scalar::q8_kernel;
+    add(scalar::q8_kernel, level::scalar);
 #if defined(__x86_64__) || defined(__i386__)
 #if ONYX_ISA_HAS_Q8_AVX2
-    if (detected() >= level::avx2) kernels[count++] = &avx2::q8_kernel;
+    if (detected() >= level::avx2) add(avx2::q8_kernel, level::avx2);
+#endif
+#if ONYX_ISA_HAS_AVX2VNNI
+    if (detected() >= level::avx2 && __builtin_cpu_supports("avxvnni")) add(avx2vnni::q8_kernel, level::avx2);
 #endif
 #if ONYX_ISA_HAS_AVX512VNNI
-    if (detected() >= level::avx512 && __builtin_cpu_supports("avx512vnni")) kernels[count++] = &avx512vnni::q8_kernel;
+    if (detected() >= level::avx512 && __builtin_cpu_supports("avx512vnni")) add(avx512vnni::q8_kernel, level::avx512);
 #endif
 #endif
   }
@@ -81,13 +91,9 @@ const q8_gemm_kernel* const* q8_available(int* n) {
 const q8_gemm_kernel& q8_active() {
   static const q8_gemm_kernel& chosen = []() -> const q8_gemm_kernel& {
     const q8_list& all = q8_kernels();
-    int pick = 0;  // scalar
-#if defined(__x86_64__) || defined(__i386__)
-    for (int i = 1; i < all.count; ++i) {
-      const bool vnni = all.kernels[i]->k_group == 4;  // avx512 level only; avx2 serves avx2 and avx512
-      if (selected() >= (vnni ? level::avx512 : level::avx2)) pick = i;
-    }
-#endif
+    int pick = 0;  // scalar; else the last (highest) one the selected level runs
+    for (int i = 1; i < all.count; ++i)
+      if (selected() >= all.needs[i]) pick = i;
     return *all.kernels[pick];
   }();
   return chosen;

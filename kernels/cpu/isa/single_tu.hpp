@@ -27,11 +27,19 @@
 #define ONYX_ISA_HAS_AVX512VNNI 1
 #include "kernels/cpu/isa/q8_kernels_avx512vnni.cpp"
 #endif
+#if defined(__AVXVNNI__)
+#define ONYX_ISA_HAS_AVX2VNNI 1
+#include "kernels/cpu/isa/q8_kernels_avx2vnni.cpp"
+#endif
 #elif defined(__x86_64__) && defined(__AVX2__) && defined(__FMA__)
 #define ONYX_ISA_HAS_AVX2 1
 #include "kernels/cpu/isa/f32_kernels_avx2.cpp"
 #include "kernels/cpu/isa/q8_kernels_avx2.cpp"
 #define ONYX_ISA_HAS_Q8_AVX2 1
+#if defined(__AVXVNNI__)
+#define ONYX_ISA_HAS_AVX2VNNI 1
+#include "kernels/cpu/isa/q8_kernels_avx2vnni.cpp"
+#endif
 #elif defined(__x86_64__) && defined(__SSE4_1__)
 #define ONYX_ISA_HAS_SSE 1
 #include "kernels/cpu/isa/f32_kernels_sse.cpp"
@@ -59,6 +67,9 @@
 #endif
 #ifndef ONYX_ISA_HAS_Q8_AVX2
 #define ONYX_ISA_HAS_Q8_AVX2 0
+#endif
+#ifndef ONYX_ISA_HAS_AVX2VNNI
+#define ONYX_ISA_HAS_AVX2VNNI 0
 #endif
 #include "kernels/cpu/isa/f32_kernels_scalar.cpp"
 #include "kernels/cpu/isa/q8_kernels_scalar.cpp"

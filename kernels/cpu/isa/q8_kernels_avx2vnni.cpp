@@ -1,0 +1,77 @@
+// The int8 GEMM micro-kernel for AVX-VNNI: the VEX-encoded (256-bit)
+// vpdpbusd of Alder Lake and later cores without AVX-512 (and of Zen 5 and
+// Sapphire Rapids beside it). Like the AVX-512 VNNI kernel it multiplies four
+// unsigned bytes of A by four signed bytes of B and adds the four products to
+// an int32 lane, exact for every input, on the same 4-byte-group panels; the
+// tile is avx2's 6 x 16: 12 ymm accumulators, two B vectors (16 columns of
+// four bytes) and one broadcast, 15 of the 16 registers. Compiled with
+// -mavxvnni on top of the avx2 flags and chosen at the avx2 level only where
+// CPUID reports AVX-VNNI (qgemm.cpp); the float helpers are avx2's.
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "kernels/cpu/isa/q8.hpp"
+
+namespace onyx::kernels::cpu::isa::avx2 {
+void f32_minmax__avx2_x8(const float* x, std::int64_t n, float* lo, float* hi);
+void f32_quantize_u8__avx2_x8(const float* x, std::int64_t n, float scale, float zero, std::uint8_t* y);
+}  // namespace onyx::kernels::cpu::isa::avx2
+
+namespace onyx::kernels::cpu::isa::avx2vnni {
+
+void u8s8_gemm__avx2vnni_6x16(std::int64_t groups, const void* av, const void* bv, std::int32_t* c, std::int64_t ldc,
+                              int m, int n, bool accumulate, const void* prefetch) {
+  constexpr int mr = 6;
+  const auto* a = static_cast<const std::uint8_t*>(av);
+  const auto* b = static_cast<const std::int8_t*>(bv);
+  const char* pf = static_cast<const char*>(prefetch);
+  __m256i c0[mr], c1[mr];
+#pragma GCC unroll 6
+  for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm256_setzero_si256();
+  for (std::int64_t p = 0; p < groups; ++p, a += mr * 4, b += 64) {
+    if (pf) _mm_prefetch(pf + p * 64, _MM_HINT_T0);  // one line per group, like b
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 32));
+#pragma GCC unroll 6
+    for (int i = 0; i < mr; ++i) {
+      std::int32_t quad;
+      std::memcpy(&quad, a + i * 4, sizeof quad);
+      const __m256i ai = _mm256_set1_epi32(quad);
+      c0[i] = _mm256_dpbusd_avx_epi32(c0[i], ai, b0);
+      c1[i] = _mm256_dpbusd_avx_epi32(c1[i], ai, b1);
+    }
+  }
+  // Out of the registers by constant indices only (see avx2's kernel).
+  alignas(32) std::int32_t tile[mr][16];
+#pragma GCC unroll 6
+  for (int i = 0; i < mr; ++i) {
+    _mm256_store_si256(reinterpret_cast<__m256i*>(tile[i]), c0[i]);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(tile[i] + 8), c1[i]);
+  }
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i mask0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
+  const __m256i mask1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - 8), lane);
+  for (int i = 0; i < m; ++i) {
+    int* row = c + i * ldc;
+    __m256i t0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(tile[i]));
+    __m256i t1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(tile[i] + 8));
+    if (accumulate) {
+      t0 = _mm256_add_epi32(t0, _mm256_maskload_epi32(row, mask0));
+      if (n > 8) t1 = _mm256_add_epi32(t1, _mm256_maskload_epi32(row + 8, mask1));
+    }
+    _mm256_maskstore_epi32(row, mask0, t0);
+    if (n > 8) _mm256_maskstore_epi32(row + 8, mask1, t1);
+  }
+}
+
+#include "kernels/cpu/isa/q8_requantize.ipp"
+#include "kernels/cpu/isa/q8_rows.ipp"
+
+extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx2vnni_6x16", 6, 16, 4, 1, 1, u8s8_gemm__avx2vnni_6x16,
+                                      avx2::f32_minmax__avx2_x8, avx2::f32_quantize_u8__avx2_x8, requantize_row,
+                                      depthwise_plane, interleave4};
+
+}  // namespace onyx::kernels::cpu::isa::avx2vnni
