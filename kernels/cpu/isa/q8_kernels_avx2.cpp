@@ -13,6 +13,8 @@
 
 namespace onyx::kernels::cpu::isa::avx2 {
 
+#include "kernels/cpu/isa/q8_tile_avx2.ipp"
+
 void u8s8_gemm__avx2_6x16(std::int64_t groups, const void* av, const void* bv, std::int32_t* c, std::int64_t ldc,
                           int m, int n, bool accumulate, const void* prefetch) {
   constexpr int mr = 6;
@@ -34,40 +36,7 @@ void u8s8_gemm__avx2_6x16(std::int64_t groups, const void* av, const void* bv, s
       c1[i] = _mm256_add_epi32(c1[i], _mm256_madd_epi16(ai, b1));
     }
   }
-  // The tile leaves the registers by constant indices only: indexing c0/c1
-  // by the runtime m below made GCC keep them on the stack, loaded and
-  // stored on every step of the loop above.
-  alignas(32) std::int32_t tile[mr][16];
-#pragma GCC unroll 6
-  for (int i = 0; i < mr; ++i) {
-    _mm256_store_si256(reinterpret_cast<__m256i*>(tile[i]), c0[i]);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(tile[i] + 8), c1[i]);
-  }
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256i mask0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
-  const __m256i mask1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - 8), lane);
-  for (int i = 0; i < m; ++i) {
-    int* row = c + i * ldc;
-    __m256i t0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(tile[i]));
-    __m256i t1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(tile[i] + 8));
-    if (n == 16) {
-      __m256i* r0 = reinterpret_cast<__m256i*>(row);
-      __m256i* r1 = reinterpret_cast<__m256i*>(row + 8);
-      if (accumulate) {
-        t0 = _mm256_add_epi32(t0, _mm256_loadu_si256(r0));
-        t1 = _mm256_add_epi32(t1, _mm256_loadu_si256(r1));
-      }
-      _mm256_storeu_si256(r0, t0);
-      _mm256_storeu_si256(r1, t1);
-    } else {
-      if (accumulate) {
-        t0 = _mm256_add_epi32(t0, _mm256_maskload_epi32(row, mask0));
-        if (n > 8) t1 = _mm256_add_epi32(t1, _mm256_maskload_epi32(row + 8, mask1));
-      }
-      _mm256_maskstore_epi32(row, mask0, t0);
-      if (n > 8) _mm256_maskstore_epi32(row + 8, mask1, t1);
-    }
-  }
+  store_tile_6x16(c0, c1, c, ldc, m, n, accumulate);
 }
 
 void f32_minmax__avx2_x8(const float* x, std::int64_t n, float* lo, float* hi) {

@@ -22,6 +22,8 @@ void f32_quantize_u8__avx2_x8(const float* x, std::int64_t n, float scale, float
 
 namespace onyx::kernels::cpu::isa::avx2vnni {
 
+#include "kernels/cpu/isa/q8_tile_avx2.ipp"
+
 void u8s8_gemm__avx2vnni_6x16(std::int64_t groups, const void* av, const void* bv, std::int32_t* c, std::int64_t ldc,
                               int m, int n, bool accumulate, const void* prefetch) {
   constexpr int mr = 6;
@@ -44,27 +46,7 @@ void u8s8_gemm__avx2vnni_6x16(std::int64_t groups, const void* av, const void* b
       c1[i] = _mm256_dpbusd_avx_epi32(c1[i], ai, b1);
     }
   }
-  // Out of the registers by constant indices only (see avx2's kernel).
-  alignas(32) std::int32_t tile[mr][16];
-#pragma GCC unroll 6
-  for (int i = 0; i < mr; ++i) {
-    _mm256_store_si256(reinterpret_cast<__m256i*>(tile[i]), c0[i]);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(tile[i] + 8), c1[i]);
-  }
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256i mask0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
-  const __m256i mask1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - 8), lane);
-  for (int i = 0; i < m; ++i) {
-    int* row = c + i * ldc;
-    __m256i t0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(tile[i]));
-    __m256i t1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(tile[i] + 8));
-    if (accumulate) {
-      t0 = _mm256_add_epi32(t0, _mm256_maskload_epi32(row, mask0));
-      if (n > 8) t1 = _mm256_add_epi32(t1, _mm256_maskload_epi32(row + 8, mask1));
-    }
-    _mm256_maskstore_epi32(row, mask0, t0);
-    if (n > 8) _mm256_maskstore_epi32(row + 8, mask1, t1);
-  }
+  store_tile_6x16(c0, c1, c, ldc, m, n, accumulate);
 }
 
 #include "kernels/cpu/isa/q8_requantize.ipp"

@@ -1,0 +1,42 @@
+// The 6 x 16 int32 tile of the avx2-level int8 kernels (q8_kernels_avx2.cpp,
+// q8_kernels_avx2vnni.cpp) out of its 12 ymm accumulators into the top-left
+// m x n of c (row stride ldc), added to what is there when `accumulate`.
+// Included into each kernel's TU, so it takes that TU's flags and namespace.
+// The registers leave by constant indices only: indexing c0/c1 by the
+// runtime m made GCC keep them on the stack, loaded and stored on every step
+// of the kernel's loop.
+[[gnu::always_inline]] inline void store_tile_6x16(const __m256i (&c0)[6], const __m256i (&c1)[6], std::int32_t* c,
+                                                   std::int64_t ldc, int m, int n, bool accumulate) {
+  constexpr int mr = 6;
+  alignas(32) std::int32_t tile[mr][16];
+#pragma GCC unroll 6
+  for (int i = 0; i < mr; ++i) {
+    _mm256_store_si256(reinterpret_cast<__m256i*>(tile[i]), c0[i]);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(tile[i] + 8), c1[i]);
+  }
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i mask0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
+  const __m256i mask1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - 8), lane);
+  for (int i = 0; i < m; ++i) {
+    int* row = c + i * ldc;
+    __m256i t0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(tile[i]));
+    __m256i t1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(tile[i] + 8));
+    if (n == 16) {
+      __m256i* r0 = reinterpret_cast<__m256i*>(row);
+      __m256i* r1 = reinterpret_cast<__m256i*>(row + 8);
+      if (accumulate) {
+        t0 = _mm256_add_epi32(t0, _mm256_loadu_si256(r0));
+        t1 = _mm256_add_epi32(t1, _mm256_loadu_si256(r1));
+      }
+      _mm256_storeu_si256(r0, t0);
+      _mm256_storeu_si256(r1, t1);
+    } else {
+      if (accumulate) {
+        t0 = _mm256_add_epi32(t0, _mm256_maskload_epi32(row, mask0));
+        if (n > 8) t1 = _mm256_add_epi32(t1, _mm256_maskload_epi32(row + 8, mask1));
+      }
+      _mm256_maskstore_epi32(row, mask0, t0);
+      if (n > 8) _mm256_maskstore_epi32(row + 8, mask1, t1);
+    }
+  }
+}
