@@ -11,6 +11,10 @@
 
 #include "kernels/cpu/isa/aligned.hpp"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #if !defined(ONYX_ISA_SINGLE_TU)
 #define ONYX_ISA_HAS_Q8_AVX2 1
 #define ONYX_ISA_HAS_AVX2VNNI 1
@@ -56,6 +60,16 @@ u8_lookup_fn u8_lookup() {
 }
 
 namespace {
+#if (defined(__x86_64__) || defined(__i386__)) && ONYX_ISA_HAS_AVX2VNNI
+// AVX-VNNI: CPUID leaf 7, sub-leaf 1, EAX bit 4 (clang 16's
+// __builtin_cpu_supports does not know the name; the OS's saving of the ymm
+// state is what detected() >= avx2 already checked).
+bool has_avx_vnni() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  return __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a >> 4 & 1u);
+}
+#endif
+
 // The kernels this CPU runs, lowest first, each with the level it needs.
 struct q8_list {
   const q8_gemm_kernel* kernels[4] = {};
@@ -69,7 +83,7 @@ struct q8_list {
     if (detected() >= level::avx2) add(avx2::q8_kernel, level::avx2);
 #endif
 #if ONYX_ISA_HAS_AVX2VNNI
-    if (detected() >= level::avx2 && __builtin_cpu_supports("avxvnni")) add(avx2vnni::q8_kernel, level::avx2);
+    if (detected() >= level::avx2 && has_avx_vnni()) add(avx2vnni::q8_kernel, level::avx2);
 #endif
 #if ONYX_ISA_HAS_AVX512VNNI
     if (detected() >= level::avx512 && __builtin_cpu_supports("avx512vnni")) add(avx512vnni::q8_kernel, level::avx512);
