@@ -50,6 +50,11 @@ runs "$work/cnn_qdq.onnx" "$m/cnn/test_data_set_0"
 out=$("$quantize" static "$m/cnn/model.onnx" "$work/cnn_qdq_pt.onnx" --calibrate "$m/cnn/test_data_set_3" --per-tensor)
 expect "calibrated on 1 sample sets" "$out"
 runs "$work/cnn_qdq_pt.onnx" "$m/cnn/test_data_set_0"
+# --no-equalize: the same nodes quantized (cnn has no BatchNormalization or
+# depthwise Conv, so the two models are the same byte for byte).
+out=$("$quantize" static "$m/cnn/model.onnx" "$work/cnn_qdq_ne.onnx" --calibrate "$m/cnn" --method percentile --no-equalize)
+expect "9 nodes quantized (QDQ), 9 weights" "$out"
+cmp -s "$work/cnn_qdq.onnx" "$work/cnn_qdq_ne.onnx" || { echo "FAIL: --no-equalize changed a model with nothing to equalize"; exit 1; }
 
 # float16 with float32 inputs and outputs: runs on the float32 test inputs.
 out=$("$quantize" float16 "$m/cnn/model.onnx" "$work/cnn_fp16.onnx" --keep-io-types)
