@@ -17,26 +17,9 @@ namespace onyx::kernels::cpu::isa::avx2 {
 
 void u8s8_gemm__avx2_6x16(std::int64_t groups, const void* av, const void* bv, std::int32_t* c, std::int64_t ldc,
                           int m, int n, bool accumulate, const void* prefetch) {
-  constexpr int mr = 6;
-  const auto* a = static_cast<const std::int16_t*>(av);
-  const auto* b = static_cast<const std::int16_t*>(bv);
-  const char* pf = static_cast<const char*>(prefetch);
-  __m256i c0[mr], c1[mr];
-  for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm256_setzero_si256();
-  for (std::int64_t p = 0; p < groups; ++p, a += mr * 2, b += 32) {
-    if (pf) _mm_prefetch(pf + p * 64, _MM_HINT_T0);  // one line per group, like b
-    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
-    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 16));
-#pragma GCC unroll 6
-    for (int i = 0; i < mr; ++i) {
-      std::int32_t pair;
-      std::memcpy(&pair, a + i * 2, sizeof pair);
-      const __m256i ai = _mm256_set1_epi32(pair);
-      c0[i] = _mm256_add_epi32(c0[i], _mm256_madd_epi16(ai, b0));
-      c1[i] = _mm256_add_epi32(c1[i], _mm256_madd_epi16(ai, b1));
-    }
-  }
-  store_tile_6x16(c0, c1, c, ldc, m, n, accumulate);
+  gemm_6x16(groups, av, bv, c, ldc, m, n, accumulate, prefetch, [](__m256i acc, __m256i a, __m256i b) {
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(a, b));  // two int16 pairs per lane
+  });
 }
 
 void f32_minmax__avx2_x8(const float* x, std::int64_t n, float* lo, float* hi) {

@@ -26,27 +26,8 @@ namespace onyx::kernels::cpu::isa::avx2vnni {
 
 void u8s8_gemm__avx2vnni_6x16(std::int64_t groups, const void* av, const void* bv, std::int32_t* c, std::int64_t ldc,
                               int m, int n, bool accumulate, const void* prefetch) {
-  constexpr int mr = 6;
-  const auto* a = static_cast<const std::uint8_t*>(av);
-  const auto* b = static_cast<const std::int8_t*>(bv);
-  const char* pf = static_cast<const char*>(prefetch);
-  __m256i c0[mr], c1[mr];
-#pragma GCC unroll 6
-  for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm256_setzero_si256();
-  for (std::int64_t p = 0; p < groups; ++p, a += mr * 4, b += 64) {
-    if (pf) _mm_prefetch(pf + p * 64, _MM_HINT_T0);  // one line per group, like b
-    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
-    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 32));
-#pragma GCC unroll 6
-    for (int i = 0; i < mr; ++i) {
-      std::int32_t quad;
-      std::memcpy(&quad, a + i * 4, sizeof quad);
-      const __m256i ai = _mm256_set1_epi32(quad);
-      c0[i] = _mm256_dpbusd_avx_epi32(c0[i], ai, b0);
-      c1[i] = _mm256_dpbusd_avx_epi32(c1[i], ai, b1);
-    }
-  }
-  store_tile_6x16(c0, c1, c, ldc, m, n, accumulate);
+  gemm_6x16(groups, av, bv, c, ldc, m, n, accumulate, prefetch,
+            [](__m256i acc, __m256i a, __m256i b) { return _mm256_dpbusd_avx_epi32(acc, a, b); });
 }
 
 #include "kernels/cpu/isa/q8_requantize.ipp"

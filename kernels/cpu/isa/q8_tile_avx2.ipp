@@ -1,10 +1,12 @@
 // The 6 x 16 int32 tile of the avx2-level int8 kernels (q8_kernels_avx2.cpp,
-// q8_kernels_avx2vnni.cpp) out of its 12 ymm accumulators into the top-left
-// m x n of c (row stride ldc), added to what is there when `accumulate`.
-// Included into each kernel's TU, so it takes that TU's flags and namespace.
-// The registers leave by constant indices only: indexing c0/c1 by the
-// runtime m made GCC keep them on the stack, loaded and stored on every step
-// of the kernel's loop.
+// q8_kernels_avx2vnni.cpp), which differ only in the instruction that adds
+// products into the accumulators. Included into each kernel's TU, so it takes
+// that TU's flags and namespace.
+
+// The tile out of its 12 ymm accumulators into the top-left m x n of c (row
+// stride ldc), added to what is there when `accumulate`. The registers leave
+// by constant indices only: indexing c0/c1 by the runtime m made GCC keep
+// them on the stack, loaded and stored on every step of the kernel's loop.
 [[gnu::always_inline]] inline void store_tile_6x16(const __m256i (&c0)[6], const __m256i (&c1)[6], std::int32_t* c,
                                                    std::int64_t ldc, int m, int n, bool accumulate) {
   constexpr int mr = 6;
@@ -39,4 +41,35 @@
       if (n > 8) _mm256_maskstore_epi32(row + 8, mask1, t1);
     }
   }
+}
+
+// The tile over `groups` K groups of both kernels' panels: per group, 4 bytes
+// of each of A's 6 rows (two int16 or four uint8 values), broadcast, and 64
+// bytes of B (16 columns), c0/c1[i] = mul_add(c0/c1[i], A row i, B half).
+// With `prefetch`, the next B panel's line per group is fetched as b's is read.
+template <class MulAdd>
+[[gnu::always_inline]] inline void gemm_6x16(std::int64_t groups, const void* av, const void* bv, std::int32_t* c,
+                                             std::int64_t ldc, int m, int n, bool accumulate, const void* prefetch,
+                                             MulAdd mul_add) {
+  constexpr int mr = 6;
+  const auto* a = static_cast<const std::uint8_t*>(av);
+  const auto* b = static_cast<const std::uint8_t*>(bv);
+  const char* pf = static_cast<const char*>(prefetch);
+  __m256i c0[mr], c1[mr];
+#pragma GCC unroll 6
+  for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm256_setzero_si256();
+  for (std::int64_t p = 0; p < groups; ++p, a += mr * 4, b += 64) {
+    if (pf) _mm_prefetch(pf + p * 64, _MM_HINT_T0);
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 32));
+#pragma GCC unroll 6
+    for (int i = 0; i < mr; ++i) {
+      std::int32_t quad;
+      std::memcpy(&quad, a + i * 4, sizeof quad);
+      const __m256i ai = _mm256_set1_epi32(quad);
+      c0[i] = mul_add(c0[i], ai, b0);
+      c1[i] = mul_add(c1[i], ai, b1);
+    }
+  }
+  store_tile_6x16(c0, c1, c, ldc, m, n, accumulate);
 }
