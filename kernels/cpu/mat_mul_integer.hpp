@@ -142,14 +142,26 @@ struct q8_matmul_state {
   q8_panels b;
 };
 
-inline q8_matmul_state prepare_q8_b(const prepare_info_base& p, int b_in) {
+/// Packs input b_in when it is a constant 8-bit matrix: [K, N], or [N, K]
+/// when `transposed` (QGemm's transB, read in place).
+inline q8_matmul_state prepare_q8_b(const prepare_info_base& p, int b_in, bool transposed = false) {
   q8_matmul_state s;
   const tensor* b = p.constant(b_in);
   if (b && b->rank() == 2 && is_q8(b->type())) {
-    s.b = q8_pack_b(b->dim(0), b->dim(1), q8_rows(b->raw(), b->type(), b->dim(1), false));
+    const std::int64_t k = b->dim(transposed ? 1 : 0), n = b->dim(transposed ? 0 : 1);
+    s.b = q8_pack_b(k, n, q8_matrix{static_cast<const std::uint8_t*>(b->raw()), b->type() == dtype::int8,
+                                    transposed ? k : n, !transposed});
     p.consume_constant(b_in);  // run reads the panels (the kernel is fixed for the process)
   }
   return s;
+}
+
+/// The panels prepare_q8_b packed, where they hold a K x N B for the kernel
+/// in use; else null (B is then read from the input).
+inline const q8_panels* prepacked_b(const kernel_call& c, std::int64_t k, std::int64_t n) {
+  if (!c.state_) return nullptr;
+  const q8_panels& s = c.state<q8_matmul_state>().b;
+  return !s.empty() && s.kernel() == &isa::q8_active() && s.depth() == k && s.width() == n ? &s : nullptr;
 }
 
 /// The exact products of an 8-bit numpy matmul, handed to sink(y_offset, block)
@@ -170,11 +182,7 @@ status q8_matmul(const kernel_call& c, const std::uint8_t* ab, dtype a_type, con
     return status(errc::invalid_argument, "zero points hold " + std::to_string(za.size()) + " and " +
                                               std::to_string(zb.size()) + " values for " + std::to_string(p.m) +
                                               " rows and " + std::to_string(p.n) + " columns");
-  const q8_panels* packed = nullptr;
-  if (c.state_) {
-    const q8_panels& s = c.state<q8_matmul_state>().b;
-    if (!s.empty() && s.kernel() == &isa::q8_active() && s.depth() == p.k && s.width() == p.n) packed = &s;
-  }
+  const q8_panels* packed = prepacked_b(c, p.k, p.n);
   const auto* bb = static_cast<const std::uint8_t*>(b.raw());
   if (!packed && !bb && b.size() > 0) return status(errc::internal, "B was packed at prepare for another shape and released");
   const bool shared_b = b.rank() <= 2;
@@ -289,16 +297,7 @@ template <> struct kernel<ops::QGemm, cpu> {
   static constexpr std::array types{ops::QGemm::TA};
   using state = kernels::cpu::q8_matmul_state;
   template <ops::signature> static result<state> prepare(const prepare_info<ops::QGemm>& p) {
-    using namespace kernels::cpu;
-    q8_matmul_state s;
-    const tensor* b = p.constant(3);
-    if (b && b->rank() == 2 && is_q8(b->type())) {
-      const bool t = p.attrs().transB != 0;
-      const std::int64_t k = b->dim(t ? 1 : 0), n = b->dim(t ? 0 : 1);
-      s.b = q8_pack_b(k, n, q8_matrix{static_cast<const std::uint8_t*>(b->raw()), b->type() == dtype::int8, t ? k : n, !t});
-      p.consume_constant(3);
-    }
-    return s;
+    return kernels::cpu::prepare_q8_b(p, 3, p.attrs().transB != 0);
   }
   template <ops::signature> static status run(const call<ops::QGemm>& c) {
     using namespace kernels::cpu;
@@ -340,11 +339,7 @@ template <> struct kernel<ops::QGemm, cpu> {
       const double s = round_to(dtype::float32, round_to(dtype::float32, at.alpha * sa[0]) * sb[j]);
       factor[j] = quantized ? round_to(dtype::float32, s / sy[0]) : s;
     }
-    const q8_panels* packed = nullptr;
-    if (c.state_) {
-      const q8_panels& s = c.state<q8_matmul_state>().b;
-      if (!s.empty() && s.kernel() == &isa::q8_active() && s.depth() == k && s.width() == n) packed = &s;
-    }
+    const q8_panels* packed = prepacked_b(c, k, n);
     const auto* bb = static_cast<const std::uint8_t*>(b.raw());
     if (!packed && !bb) return status(errc::internal, "B was packed at prepare for another shape and released");
     q8_operand qa, qb;
