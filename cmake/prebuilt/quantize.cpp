@@ -947,6 +947,17 @@ std::set<std::string> elementwise_regions(const GraphProto& g) {
   return in_regions;
 }
 
+/// Who reads and who writes each value of `g`'s nodes (node indices).
+struct node_links {
+  std::map<std::string, std::vector<int>> readers;
+  std::map<std::string, int> producer;
+  explicit node_links(const GraphProto& g) {
+    for (int k = 0; k < g.node_size(); ++k) {
+      for (const auto& i : g.node(k).input()) readers[i].push_back(k);
+      for (const auto& o : g.node(k).output()) producer[o] = k;
+    }
+  }
+};
 
 /// Each BatchNormalization (inference form, constant parameters) that alone
 /// reads a Conv's output, with the Conv's weights and bias constant, folded
@@ -960,11 +971,8 @@ status fold_batch_norms(GraphProto& g) {
     if (n.op_type() == "Conv" || n.op_type() == "BatchNormalization") names.insert(n.input().begin(), n.input().end());
   graph_index idx(g);
   idx.hoist_constants(names);
-  std::map<std::string, int> readers, producer;
-  for (int k = 0; k < g.node_size(); ++k) {
-    for (const auto& i : g.node(k).input()) ++readers[i];
-    for (const auto& o : g.node(k).output()) producer[o] = k;
-  }
+  node_links links(g);
+  auto& [readers, producer] = links;
   std::vector<int> folded;
   for (int k = 0; k < g.node_size(); ++k) {
     const NodeProto& bn = g.node(k);
@@ -973,8 +981,9 @@ status fold_batch_norms(GraphProto& g) {
         !producer.count(bn.input(0)))
       continue;
     NodeProto& conv = *g.mutable_node(producer.at(bn.input(0)));
-    if (conv.op_type() != "Conv" || !default_domain(conv) || conv.output_size() != 1 || readers[conv.output(0)] != 1 ||
-        idx.is_graph_output(conv.output(0)) || conv.input_size() < 2 || !idx.is_float_initializer(conv.input(1)) ||
+    if (conv.op_type() != "Conv" || !default_domain(conv) || conv.output_size() != 1 ||
+        readers[conv.output(0)].size() != 1 || idx.is_graph_output(conv.output(0)) || conv.input_size() < 2 ||
+        !idx.is_float_initializer(conv.input(1)) ||
         (conv.input_size() > 2 && !conv.input(2).empty() && !idx.is_float_initializer(conv.input(2))))
       continue;
     bool constant = true;
@@ -1026,10 +1035,10 @@ status fold_batch_norms(GraphProto& g) {
 /// channels a few quantization steps (Nagel et al., "Data-free quantization
 /// through weight equalization and bias correction", 2019, for MobileNets).
 /// Scaling a channel by a factor and undoing it exactly elsewhere:
-///   input x, channel c times a[c] = R / width[c] (R the widest channel's
-///     range, at most 1000x): by the producing Conv's filter c (W, B times
-///     a[c]) or by a Mul appended to the elementwise region that writes x;
-///     the depthwise filter c divided by a[c];
+///   input x, channel c times a[c], as far as its range (0 included) goes
+///     inside the tensor's range, at most 1000x: by the producing Conv's
+///     filter c (W, B times a[c]) or by a Mul appended to the elementwise
+///     region that writes x; the depthwise filter c divided by a[c];
 ///   output y, channel c times b[c] likewise: the depthwise filter and bias
 ///     times b[c], and a Mul by 1 / b[c] put in front of the elementwise
 ///     region that reads y.
@@ -1045,12 +1054,8 @@ status equalize_depthwise(ModelProto& m, const std::filesystem::path& model_dir,
     if (n.op_type() == "Conv") names.insert(n.input().begin(), n.input().end());
   graph_index idx(g);
   idx.hoist_constants(names);
-  std::map<std::string, std::vector<int>> readers;
-  std::map<std::string, int> producer;
-  for (int k = 0; k < g.node_size(); ++k) {
-    for (const auto& i : g.node(k).input()) readers[i].push_back(k);
-    for (const auto& o : g.node(k).output()) producer[o] = k;
-  }
+  node_links links(g);
+  auto& [readers, producer] = links;
   const auto sources = elementwise_sources(g);
   const auto constant_conv = [&](const NodeProto& n) {
     return n.op_type() == "Conv" && default_domain(n) && n.input_size() >= 2 && n.output_size() == 1 &&
@@ -1127,7 +1132,7 @@ status equalize_depthwise(ModelProto& m, const std::filesystem::path& model_dir,
     for (double k : f) v.push_back(static_cast<float>(invert ? 1.0 / k : k));
     return make_tensor(name, dtype::float32, {static_cast<std::int64_t>(f.size()), 1, 1}, v);
   };
-  std::vector<std::pair<int, NodeProto>> inserted;  // a Mul to put after node k (k = -1: first)
+  std::vector<std::pair<int, NodeProto>> inserted;  // a Mul to put after node k
   for (const auto& p : plans) {
     NodeProto& d = *g.mutable_node(p.conv);
     const std::int64_t channels = idx.initializer(d.input(1))->dims(0);
@@ -1184,7 +1189,6 @@ class qdq_quantizer {
     return default_domain(n) && opt_.op_types.count(n.op_type()) && !opt_.nodes_to_exclude.count(n.name()) &&
            !(n.output_size() == 1 && in_region_.count(n.output(0)));
   }
-
 
   /// The float input slots of `n` that QDQ covers; weights and biases apart.
   struct plan {
