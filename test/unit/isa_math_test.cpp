@@ -6,6 +6,7 @@
 //   logistic  rel 1e-6
 //   tanh      abs 1e-6 and rel 2e-6 (rel only where |tanh| > 1e-30)
 //   erf       abs 1e-6
+//   gelu      abs 2e-6 (4 ulp at 8), rel 2e-6 where |gelu| > 0.1; 0 or x past +-4 sqrt 2
 //   softmax   rel 1e-6 + 2^-23 |x - max| per element (the rounding of x - max
 //             in float, inherent to a float softmax, dominates for large gaps)
 #include <catch2/catch.hpp>
@@ -164,6 +165,23 @@ TEST_CASE("f32_erf", "[isa][math]") {
     CHECK(std::isnan(y[2]));
     CHECK(std::abs(y[3]) <= 1e-6f);
     check_lengths(t->f32_erf, ref, -4.0f, 4.0f, 1e-6);
+  }
+}
+
+TEST_CASE("f32_gelu", "[isa][math]") {
+  auto ref = [](double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); };
+  for (const isa::table* t : levels()) {
+    INFO(isa::name(t->isa));
+    check_unary(t->f32_gelu, grid(-8.0f, 8.0f, 200001), ref, {2e-6, 2e-6, 0.1});
+    // Past +-4 sqrt 2 GELU is 0 or x exactly, however large x is.
+    const std::vector<float> x = {-1e30f, -1e6f, -100.0f, -5.7f, 5.7f, 100.0f, 1e6f, 1e30f, inf, -inf, qnan, 0.0f};
+    std::vector<float> y(x.size());
+    t->f32_gelu(x.data(), y.data(), static_cast<int64_t>(x.size()));
+    for (std::size_t i = 0; i < 4; ++i) CHECK(y[i] == 0.0f);
+    for (std::size_t i = 4; i < 9; ++i) CHECK(y[i] == x[i]);
+    CHECK(std::isnan(y[9]));  // -inf * 0, as x/2 (1 + erf(x / sqrt 2)) gives
+    CHECK(std::isnan(y[10]));
+    CHECK(y[11] == 0.0f);
   }
 }
 
