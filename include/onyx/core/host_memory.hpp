@@ -11,7 +11,9 @@
 //   streams weights. The tail past the last whole huge page stays on 4 KiB
 //   pages, so no block takes more memory than it asked for, and unmapping
 //   returns it all: marked heap memory, reused for small blocks after a free,
-//   had grown ResNet-50 in float16 from 203 to 241 MiB.
+//   had grown ResNet-50 in float16 from 203 to 241 MiB. A few released
+//   mappings are kept for the next block of about their size
+//   (mapping_cache: a session's large outputs come back every run).
 // - 64 KiB up to 2 MiB (the packed weights of most layers): runs of 16 KiB
 //   units in 8 MiB chunks that are marked whole, first fit, one bitmap per
 //   chunk; a chunk left empty is unmapped (one empty chunk is kept for the
@@ -154,6 +156,75 @@ class medium_pool {
   std::mutex mutex_;
   std::vector<chunk*> chunks_;
 };
+
+/// Large blocks' mappings kept after release for the next large block of
+/// about their size: a session's outputs are allocated every run, and a
+/// 3 MiB feature map cost 400 page faults and its zeroing each time (the
+/// SqueezeNet stem in conv_bench: 0.77 ms, of which the convolution is
+/// 0.3). At most four, of 32 MiB each and 64 MiB in all; the oldest goes.
+class mapping_cache {
+ public:
+  static constexpr std::size_t most = 4, largest = std::size_t{32} << 20, total_limit = std::size_t{64} << 20;
+
+  /// A kept block (its header as it was) of at least `bytes` and not much
+  /// more, or null.
+  void* take(std::size_t bytes) {
+    const std::lock_guard lock(mutex_);
+    std::size_t best = count_;
+    for (std::size_t i = 0; i < count_; ++i) {
+      const std::size_t cap = capacity(kept_[i]);
+      if (cap >= bytes && cap <= bytes + bytes / 2 + huge_page_bytes &&
+          (best == count_ || cap < capacity(kept_[best])))
+        best = i;
+    }
+    if (best == count_) return nullptr;
+    void* p = kept_[best].p;
+    total_ -= kept_[best].length;
+    for (std::size_t i = best + 1; i < count_; ++i) kept_[i - 1] = kept_[i];
+    --count_;
+    return p;
+  }
+
+  /// Keeps the mapping (block p, mapping base/length) or unmaps it.
+  void release(void* p, void* base, std::size_t length) {
+    if (length > largest) {
+      ::munmap(base, length);
+      return;
+    }
+    entry evicted[most];
+    std::size_t n = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      while (count_ > 0 && (count_ == most || total_ + length > total_limit)) {
+        evicted[n++] = kept_[0];
+        total_ -= kept_[0].length;
+        for (std::size_t i = 1; i < count_; ++i) kept_[i - 1] = kept_[i];
+        --count_;
+      }
+      kept_[count_++] = {p, base, length};
+      total_ += length;
+    }
+    for (std::size_t i = 0; i < n; ++i) ::munmap(evicted[i].base, evicted[i].length);
+  }
+
+  static mapping_cache& instance() {
+    static mapping_cache* cache = new mapping_cache;  // never destroyed, as medium_pool
+    return *cache;
+  }
+
+ private:
+  struct entry {
+    void* p;
+    void* base;
+    std::size_t length;
+  };
+  static std::size_t capacity(const entry& e) {
+    return reinterpret_cast<std::uintptr_t>(e.base) + e.length - reinterpret_cast<std::uintptr_t>(e.p);
+  }
+  std::mutex mutex_;
+  entry kept_[most] = {};
+  std::size_t count_ = 0, total_ = 0;
+};
 #endif
 }  // namespace host_memory_detail
 
@@ -166,6 +237,7 @@ inline void* try_allocate_host(std::size_t bytes, std::size_t alignment) {
   if (bytes > std::numeric_limits<std::size_t>::max() / 2) return nullptr;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   if (!sanitized && bytes >= huge_page_bytes) {
+    if (void* kept = mapping_cache::instance().take(bytes)) return kept;
     const std::size_t length = (bytes + huge_page_bytes + header_bytes + 4095) / 4096 * 4096;
     void* base = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED) return nullptr;
@@ -203,7 +275,11 @@ inline void free_host(void* p) {
   const header h = *reinterpret_cast<const header*>(reinterpret_cast<std::uintptr_t>(p) - header_bytes);
 #if defined(__linux__)
   if (h.tag == mapped) {
+#if defined(MADV_HUGEPAGE)
+    mapping_cache::instance().release(p, h.base, h.length);
+#else
     ::munmap(h.base, h.length);
+#endif
     return;
   }
 #if defined(MADV_HUGEPAGE)
