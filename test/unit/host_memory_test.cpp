@@ -129,3 +129,40 @@ TEST_CASE("a released large block's mapping serves the next one of about its siz
   }
   for (const block& b : held) onyx::free_host(b.p);
 }
+
+TEST_CASE("host_memory_scope gives free pages back and leaves held blocks intact", "[host_memory]") {
+  // Medium blocks filling a few of a chunk's 2 MiB pages; half released
+  // inside the scope, a large block released there too (unmapped, not kept).
+  // When the scope ends the free pages go back; the held blocks keep their
+  // contents and the pool goes on serving blocks.
+  std::vector<unsigned char*> held;
+  {
+    const onyx::host_memory_scope creating;
+    std::vector<unsigned char*> all;
+    for (int i = 0; i < 24; ++i) {
+      auto* p = static_cast<unsigned char*>(onyx::try_allocate_host(std::size_t{512} << 10, 64));
+      REQUIRE(p != nullptr);
+      std::memset(p, i, std::size_t{512} << 10);
+      all.push_back(p);
+    }
+    for (int i = 0; i < 24; ++i) {
+      if (i % 2) held.push_back(all[i]);
+      else onyx::free_host(all[i]);
+    }
+    auto* big = static_cast<unsigned char*>(onyx::try_allocate_host(std::size_t{3} << 20, 64));
+    REQUIRE(big != nullptr);
+    std::memset(big, 9, std::size_t{3} << 20);
+    onyx::free_host(big);
+  }
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    const auto fill = static_cast<unsigned char>(2 * i + 1);
+    CHECK(held[i][0] == fill);
+    CHECK(held[i][(std::size_t{512} << 10) - 1] == fill);
+  }
+  auto* again = static_cast<unsigned char*>(onyx::try_allocate_host(std::size_t{1} << 20, 64));
+  REQUIRE(again != nullptr);
+  std::memset(again, 7, std::size_t{1} << 20);
+  CHECK(again[12345] == 7);
+  onyx::free_host(again);
+  for (auto* p : held) onyx::free_host(p);
+}

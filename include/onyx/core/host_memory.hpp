@@ -104,6 +104,27 @@ class medium_pool {
     delete c;
   }
 
+  /// Gives the pages of every wholly free 2 MiB page of the chunks back
+  /// (madvise MADV_DONTNEED; taken again, one fault maps it anew) and unmaps
+  /// every empty chunk.
+  void trim() {
+    const std::lock_guard lock(mutex_);
+    constexpr std::size_t per_page = huge_page_bytes / unit_bytes;  // 128 units, two bitmap words
+    std::erase_if(chunks_, [](chunk* c) {
+      if (c->used_units == 0) {
+        ::munmap(c->base, chunk_bytes);
+        delete c;
+        return true;
+      }
+      for (std::size_t page = 0; page < chunk_units / per_page; ++page) {
+        bool free = true;
+        for (std::size_t w = page * per_page / 64; w < (page + 1) * per_page / 64; ++w) free = free && c->used[w] == 0;
+        if (free) ::madvise(c->base + page * huge_page_bytes, huge_page_bytes, MADV_DONTNEED);
+      }
+      return false;
+    });
+  }
+
   /// The process's pool; never destroyed, as blocks may be released by
   /// static destructors after it.
   static medium_pool& instance() {
@@ -187,7 +208,7 @@ class mapping_cache {
 
   /// Keeps the mapping (block p, mapping base/length) or unmaps it.
   void release(void* p, void* base, std::size_t length) {
-    if (length > largest) {
+    if (length > largest || keep_off > 0) {
       ::munmap(base, length);
       return;
     }
@@ -207,10 +228,25 @@ class mapping_cache {
     for (std::size_t i = 0; i < n; ++i) ::munmap(evicted[i].base, evicted[i].length);
   }
 
+  /// Unmaps every kept mapping.
+  void trim() {
+    entry all[most];
+    std::size_t n = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      for (; n < count_; ++n) all[n] = kept_[n];
+      count_ = total_ = 0;
+    }
+    for (std::size_t i = 0; i < n; ++i) ::munmap(all[i].base, all[i].length);
+  }
+
   static mapping_cache& instance() {
     static mapping_cache* cache = new mapping_cache;  // never destroyed, as medium_pool
     return *cache;
   }
+
+  /// Above 0 (host_memory_scope), this thread's releases unmap.
+  static inline thread_local int keep_off = 0;
 
  private:
   struct entry {
@@ -291,5 +327,29 @@ inline void free_host(void* p) {
 #endif
   std::free(h.base);
 }
+
+/// What session creation wraps itself in: it releases its raw weights once
+/// after packing them, so their mappings are unmapped rather than kept for
+/// blocks to come, and at the end the pages no block holds go back to the
+/// system (the medium pool's free 2 MiB pages, the kept mappings). Keeping
+/// them had raised ResNet-50's peak RSS from 280 to 316 MiB.
+class host_memory_scope {
+ public:
+  host_memory_scope() {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    ++host_memory_detail::mapping_cache::keep_off;
+#endif
+  }
+  ~host_memory_scope() {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (--host_memory_detail::mapping_cache::keep_off == 0 && !host_memory_detail::sanitized) {
+      host_memory_detail::mapping_cache::instance().trim();
+      host_memory_detail::medium_pool::instance().trim();
+    }
+#endif
+  }
+  host_memory_scope(const host_memory_scope&) = delete;
+  host_memory_scope& operator=(const host_memory_scope&) = delete;
+};
 
 }  // namespace onyx

@@ -45,6 +45,7 @@
 
 #include <filesystem>
 
+#include "onyx/core/host_memory.hpp"
 #include "onyx/core/message.hpp"
 #include "onyx/graph/dump.hpp"
 #include "onyx/graph/free_dimensions.hpp"
@@ -153,6 +154,7 @@ class session_core {
   /// them). Status-returning form for -fno-exceptions builds.
   static result<std::unique_ptr<session_core>> open(graph::model m, const op_table& ops,
                                                     const session_options& opt = {}) {
+    const host_memory_scope creating;
     std::unique_ptr<session_core> s(new session_core(ops, opt));
     ONYX_TRY(catch_allocation_failure([&] { return s->init(std::move(m)); },
                                       [] { return std::string("creating the session"); }));
@@ -163,6 +165,7 @@ class session_core {
   template <class Loader = graph::onnx_loader>
   static result<std::unique_ptr<session_core>> open(const std::string& path, const op_table& ops,
                                                     const session_options& opt = {}) {
+    const host_memory_scope creating;
     std::unique_ptr<session_core> s(new session_core(ops, opt));
     ONYX_TRY(catch_allocation_failure([&] { return s->template init_from<Loader>(path); },
                                       [&] { return file_name(path); }));
