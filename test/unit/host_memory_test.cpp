@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <cstring>
 #include <algorithm>
+#include <atomic>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "onyx/core/host_memory.hpp"
@@ -165,4 +167,31 @@ TEST_CASE("host_memory_scope gives free pages back and leaves held blocks intact
   CHECK(again[12345] == 7);
   onyx::free_host(again);
   for (auto* p : held) onyx::free_host(p);
+}
+
+TEST_CASE("host blocks taken and released from many threads at once", "[host_memory]") {
+  // Medium and large blocks from eight threads: each block keeps its own
+  // fill while held (the pool's and the mapping cache's locks).
+  std::vector<std::thread> threads;
+  std::atomic<int> bad{0};
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([t, &bad] {
+      std::mt19937 rng(static_cast<unsigned>(t));
+      std::uniform_int_distribution<std::size_t> size(64 << 10, 5 << 20);
+      for (int i = 0; i < 40; ++i) {
+        const std::size_t n = size(rng);
+        auto* p = static_cast<unsigned char*>(onyx::try_allocate_host(n, 64));
+        if (!p) {
+          ++bad;
+          continue;
+        }
+        const auto fill = static_cast<unsigned char>(t * 40 + i);
+        std::memset(p, fill, n);
+        std::this_thread::yield();
+        if (p[0] != fill || p[n / 2] != fill || p[n - 1] != fill) ++bad;
+        onyx::free_host(p);
+      }
+    });
+  for (auto& th : threads) th.join();
+  CHECK(bad == 0);
 }
