@@ -91,8 +91,7 @@ class medium_pool {
 
   void release(chunk* c, std::size_t first, std::size_t units) {
     const std::lock_guard lock(mutex_);
-    for (std::size_t u = first; u < first + units; ++u) c->used[u / 64] &= ~(std::uint64_t{1} << (u % 64));
-    c->used_units -= units;
+    mark(*c, first, units, false);
     if (c->used_units != 0) return;
     // Keep one empty chunk, so a block taken and released every run does
     // not map, fault and unmap 2 MiB each time.
@@ -147,9 +146,17 @@ class medium_pool {
     return false;
   }
 
+  // Units [first, first + units) of c taken (or given back).
+  static void mark(chunk& c, std::size_t first, std::size_t units, bool used) {
+    for (std::size_t u = first; u < first + units; ++u) {
+      const std::uint64_t bit = std::uint64_t{1} << (u % 64);
+      c.used[u / 64] = used ? c.used[u / 64] | bit : c.used[u / 64] & ~bit;
+    }
+    c.used_units = used ? c.used_units + units : c.used_units - units;
+  }
+
   void* take(chunk* c, std::size_t units, std::size_t first, chunk*& owner) {
-    for (std::size_t u = first; u < first + units; ++u) c->used[u / 64] |= std::uint64_t{1} << (u % 64);
-    c->used_units += units;
+    mark(*c, first, units, true);
     owner = c;
     return c->base + first * unit_bytes;
   }
@@ -198,12 +205,7 @@ class mapping_cache {
           (best == count_ || cap < capacity(kept_[best])))
         best = i;
     }
-    if (best == count_) return nullptr;
-    void* p = kept_[best].p;
-    total_ -= kept_[best].length;
-    for (std::size_t i = best + 1; i < count_; ++i) kept_[i - 1] = kept_[i];
-    --count_;
-    return p;
+    return best == count_ ? nullptr : remove(best).p;
   }
 
   /// Keeps the mapping (block p, mapping base/length) or unmaps it.
@@ -216,12 +218,7 @@ class mapping_cache {
     std::size_t n = 0;
     {
       const std::lock_guard lock(mutex_);
-      while (count_ > 0 && (count_ == most || total_ + length > total_limit)) {
-        evicted[n++] = kept_[0];
-        total_ -= kept_[0].length;
-        for (std::size_t i = 1; i < count_; ++i) kept_[i - 1] = kept_[i];
-        --count_;
-      }
+      while (count_ > 0 && (count_ == most || total_ + length > total_limit)) evicted[n++] = remove(0);
       kept_[count_++] = {p, base, length};
       total_ += length;
     }
@@ -254,6 +251,14 @@ class mapping_cache {
     void* base;
     std::size_t length;
   };
+  // Entry i taken out of the list (the caller holds the lock).
+  entry remove(std::size_t i) {
+    const entry e = kept_[i];
+    total_ -= e.length;
+    for (std::size_t j = i + 1; j < count_; ++j) kept_[j - 1] = kept_[j];
+    --count_;
+    return e;
+  }
   static std::size_t capacity(const entry& e) {
     return reinterpret_cast<std::uintptr_t>(e.base) + e.length - reinterpret_cast<std::uintptr_t>(e.p);
   }

@@ -1,4 +1,5 @@
 // The f32 micro-kernels compiled for avx2 (AVX2+FMA, 8 lanes). See f32_kernels.ipp.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>

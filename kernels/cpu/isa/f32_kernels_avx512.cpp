@@ -1,4 +1,5 @@
 // The f32 micro-kernels compiled for avx512 (AVX-512 F/DQ/BW/VL, 16 lanes). See f32_kernels.ipp.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>

@@ -5,6 +5,7 @@
 // in 29 of the 32 registers; 8 rows fit the output channels of a Conv
 // (multiples of 8), 12 columns the 768-wide hidden sizes of BERT-style
 // models. The narrow tile is 8x8 (Winograd blocks of few tiles).
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>

@@ -1,4 +1,5 @@
 // The f32 micro-kernels compiled for scalar (plain C++, one lane). See f32_kernels.ipp.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>

@@ -1,4 +1,5 @@
 // The f32 micro-kernels compiled for sse (SSE4.1, 4 lanes). See f32_kernels.ipp.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
