@@ -11,6 +11,17 @@
 
 namespace onyx {
 
+namespace kernels::cpu {
+/// min(max(v, l), h) as Clip computes it with one-value bounds (a NaN passes through).
+template <class A> struct clip_fn {
+  A l, h;
+  A operator()(A v) const {
+    A w = v < l ? l : v;
+    return h < w ? h : w;
+  }
+};
+}  // namespace kernels::cpu
+
 template <> struct kernel<ops::Clip, cpu> {
   static constexpr std::array types{ops::Clip::T};
 
@@ -25,11 +36,7 @@ template <> struct kernel<ops::Clip, cpu> {
     if (scalar(lo) && scalar(hi)) {
       const A l = lo ? A(kernels::cpu::widen(lo->data<T>()[0])) : std::numeric_limits<A>::lowest();
       const A h = hi ? A(kernels::cpu::widen(hi->data<T>()[0])) : std::numeric_limits<A>::max();
-      kernels::cpu::map_unary(x.data<T>(), y.data<T>(), x.size(),
-                              [l, h](A v) {
-                                A w = v < l ? l : v;
-                                return h < w ? h : w;
-                              }, c.pool());
+      kernels::cpu::map_unary(x.data<T>(), y.data<T>(), x.size(), kernels::cpu::clip_fn<A>{l, h}, c.pool());
       return ok();
     }
     auto max_fn = [](A a, A b) { return a < b ? b : a; };

@@ -31,6 +31,7 @@
 #include "kernels/cpu/erf.hpp"
 #include "kernels/cpu/exp.hpp"
 #include "kernels/cpu/floor.hpp"
+#include "kernels/cpu/fused_elementwise.hpp"
 #include "kernels/cpu/gelu.hpp"
 #include "kernels/cpu/greater.hpp"
 #include "kernels/cpu/greater_or_equal.hpp"

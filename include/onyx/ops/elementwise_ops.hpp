@@ -33,6 +33,7 @@
 #include "onyx/ops/erf.hpp"
 #include "onyx/ops/exp.hpp"
 #include "onyx/ops/floor.hpp"
+#include "onyx/ops/fused/elementwise.hpp"
 #include "onyx/ops/gelu.hpp"
 #include "onyx/ops/greater.hpp"
 #include "onyx/ops/greater_or_equal.hpp"
@@ -151,6 +152,7 @@ using elementwise_ops = op_list<
     ops::Dropout,
     ops::Cast,
     ops::CastLike,
+    ops::fused::Elementwise,
     ops::Add_v1,
     ops::Sub_v1,
     ops::Mul_v1,

@@ -15,6 +15,7 @@
 #include "onyx/graph/passes/fold_constants.hpp"
 #include "onyx/graph/passes/fuse_batch_norm.hpp"
 #include "onyx/graph/passes/fuse_conv.hpp"
+#include "onyx/graph/passes/fuse_elementwise.hpp"
 #include "onyx/graph/passes/fuse_gelu.hpp"
 #include "onyx/graph/passes/fuse_gemm.hpp"
 #include "onyx/graph/passes/fuse_layer_norm.hpp"
@@ -83,6 +84,9 @@ inline constexpr std::array pipeline{
     pass{"fuse_matmul", [](graph& g, inferred& st, const pass_context& c) { return fuse_matmul(g, st, c.ops); }},
     pass{"fuse_skip_layer_norm",
          [](graph& g, inferred& st, const pass_context& c) { return fuse_skip_layer_norm(g, st, c.ops); }},
+    // last of the fusions: it takes the elementwise regions the others left
+    pass{"fuse_elementwise",
+         [](graph& g, inferred& st, const pass_context& c) { return fuse_elementwise(g, st, c.ops); }},
     pass{"remove_dead_nodes",
          [](graph& g, inferred& st, const pass_context&) {
            remove_dead_nodes(g, st);
