@@ -6,6 +6,7 @@
 //   onyx-quantize static IN.onnx OUT.onnx --calibrate DIR [--calibrate DIR]...
 //                 [--method minmax|percentile] [--percentile P] [--per-tensor]
 //                 [--op-types Conv,MatMul,...] [--exclude NODE,...] [--threads N] [--no-equalize]
+//                 [--float-region-inputs]
 //   onyx-quantize float16 IN.onnx OUT.onnx [--keep-io-types] [--bfloat16]
 //
 // --calibrate DIR: a folder of input_<i>.pb (input i of the model), or one
@@ -13,7 +14,9 @@
 // quantization step of each quantized graph output (static), and the nodes
 // left in float. --no-equalize: static quantization without folding
 // BatchNormalization into Conv and equalizing depthwise convolutions'
-// channels first. The float16 mode is onyx-convert-float16's conversion
+// channels first. --float-region-inputs: a Conv's output that only an
+// elementwise region left in float reads stays in float (one rounding fewer
+// than ORT's form; slower in onyx, see static_quantize_options). The float16 mode is onyx-convert-float16's conversion
 // (include/onyx/tools/float16.hpp).
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +35,7 @@ const char* usage =
     "       onyx-quantize static IN.onnx OUT.onnx --calibrate DIR [--calibrate DIR]...\n"
     "                     [--method minmax|percentile] [--percentile P] [--per-tensor]\n"
     "                     [--op-types Conv,MatMul,...] [--exclude NODE,...] [--threads N] [--no-equalize]\n"
+    "                     [--float-region-inputs]\n"
     "       onyx-quantize float16 IN.onnx OUT.onnx [--keep-io-types] [--bfloat16]\n";
 
 int fail(const std::string& msg) {
@@ -89,6 +93,8 @@ int main(int argc, char** argv) {
       sopt.per_channel = false;
     } else if (a == "--no-equalize" && !dynamic) {
       sopt.equalize = false;
+    } else if (a == "--float-region-inputs" && !dynamic) {
+      sopt.float_region_inputs = true;
     } else if (a == "--weight-type" && dynamic) {
       auto v = next();
       if (!v || (*v != "int8" && *v != "uint8")) return fail("--weight-type expects int8 or uint8");

@@ -1190,6 +1190,24 @@ class qdq_quantizer {
            !(n.output_size() == 1 && in_region_.count(n.output(0)));
   }
 
+  /// Whether Conv `n`'s output stays in float (float_region_inputs): every
+  /// reader is a node of an elementwise region (a hardswish, an affine step),
+  /// which is quantized once, where it ends, where the conv's output Q/DQ
+  /// would round each such link twice. onyx runs the conv as
+  /// onyx.fused.ConvIntegerToFloat.
+  bool float_into_region(const NodeProto& n) const {
+    if (!opt_.float_region_inputs || n.op_type() != "Conv" || n.output_size() != 1 || idx_.is_graph_output(n.output(0)))
+      return false;
+    int readers = 0;
+    for (const auto& r : g_.node())
+      for (const auto& in : r.input())
+        if (in == n.output(0)) {
+          if (!(r.output_size() == 1 && in_region_.count(r.output(0)))) return false;
+          ++readers;
+        }
+    return readers > 0;
+  }
+
   /// The float input slots of `n` that QDQ covers; weights and biases apart.
   struct plan {
     std::vector<int> activations;  // input slots quantized as uint8 activations (or constants)
@@ -1291,7 +1309,7 @@ class qdq_quantizer {
       }
       for (int i : p->activations)
         if (!idx_.has_initializer(n.input(i))) activations.insert(n.input(i));
-      activations.insert(n.output(0));
+      if (!float_into_region(n)) activations.insert(n.output(0));
       nodes.emplace_back(k, *p);
     }
 

@@ -15,6 +15,7 @@
 // outputs are bit for bit those of the op followed by a Gelu node.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "kernels/cpu/integer_conv.hpp"
 #include "kernels/cpu/mat_mul_integer.hpp"
 #include "onyx/ops/dynamic_quantize_mat_mul.hpp"
+#include "onyx/ops/fused/conv_integer_to_float.hpp"
 #include "onyx/ops/fused/dynamic_quantize_conv.hpp"
 #include "onyx/ops/fused/dynamic_quantize_mat_mul.hpp"
 #include "onyx/ops/fused/mat_mul_integer_to_float.hpp"
@@ -149,6 +151,38 @@ template <class Op> struct mat_mul_integer_to_float_kernel {
   }
 };
 
+/// A finished convolution block in float: row r (output channel oc + r) of
+/// the block at out + at + r * plane, y = float(acc) * scale[oc + r]
+/// (+ bias[oc + r]), rounded as Cast -> Mul -> Add. Through the level's
+/// dequantize row kernel where it has one (its scale and bias are per
+/// column: one row's values repeated).
+inline void write_conv_dequantized(const q8_block& blk, float* out, std::int64_t at, std::int64_t plane,
+                                   std::int64_t oc, const float* scale, const float* bias) {
+  const isa::q8_dequantize_fn row = isa::q8_active().dequantize;
+  thread_local std::vector<float> repeated;
+  if (row && repeated.size() < static_cast<std::size_t>(2 * blk.cols)) repeated.resize(static_cast<std::size_t>(2 * blk.cols));
+  for (std::int64_t r = 0; r < blk.rows; ++r) {
+    const float s = scale[oc + r], b = bias ? bias[oc + r] : 0.0f;
+    float* yr = out + at + r * plane;
+    if (row) {
+      std::fill_n(repeated.data(), blk.cols, s);
+      if (bias) std::fill_n(repeated.data() + blk.cols, blk.cols, b);
+      row(blk.acc + r * blk.ld, blk.cols, blk.col_add, blk.row_term(r), repeated.data(),
+          bias ? repeated.data() + blk.cols : nullptr, yr);
+      continue;
+    }
+    const auto exact = [&](std::int64_t j) { return static_cast<float>(blk.at(r, j)); };
+    if (bias) {
+      for (std::int64_t j = 0; j < blk.cols; ++j) {
+        const float v = exact(j) * s;
+        yr[j] = v + b;
+      }
+    } else {
+      for (std::int64_t j = 0; j < blk.cols; ++j) yr[j] = exact(j) * s;
+    }
+  }
+}
+
 }  // namespace kernels::cpu
 
 template <>
@@ -163,6 +197,29 @@ template <>
 struct kernel<ops::fused::MatMulIntegerToFloat, cpu>
     : kernels::cpu::mat_mul_integer_to_float_kernel<ops::fused::MatMulIntegerToFloat> {};
 
+namespace kernels::cpu {
+/// The two convolutions that leave in float: X (as bytes, type, shape and
+/// zero points) against W (input w_in, zero points zw_in), each block
+/// written as y = float(acc) * (x_scale * w_scale[m]) (+ B[m]).
+inline status q8_conv_to_float(const kernel_call& c, const ops::detail::conv_attributes& attrs, const std::uint8_t* xb,
+                               dtype x_type, const extents& x_shape, const std::vector<std::int32_t>& zx, float x_scale,
+                               int w_in, int zw_in, int w_scale_in, int bias_in) {
+  tensor& y = c.output(0);
+  const std::int64_t m = c.input(w_in).dim(0), plane = out_plane_of(y.shape());
+  ONYX_ASSIGN(auto w_scale, float_per_index(c, w_scale_in, m, 1.0f, "w_scale"));
+  ONYX_ASSIGN(auto bias, float_per_index(c, bias_in, m, 0.0f, "B"));
+  std::vector<float> scale(static_cast<std::size_t>(m));
+  for (std::size_t i = 0; i < scale.size(); ++i) scale[i] = x_scale * w_scale[i];
+  float* out = y.data<float>();
+  const float* b = c.has_input(bias_in) ? bias.data() : nullptr;
+  return q8_conv(c, attrs, xb, x_type, x_shape, zx, w_in, zero_points(c, zw_in), y.shape(),
+                 [&](std::int64_t at, std::int64_t oc, const q8_block& blk) {
+                   write_conv_dequantized(blk, out, at, plane, oc, scale.data(), b);
+                 });
+}
+}  // namespace kernels::cpu
+
+/// X float, quantized on the fly: inputs X, W, w_scale, w_zero_point, B.
 template <> struct kernel<ops::fused::DynamicQuantizeConv, cpu> {
   static constexpr std::array types{ops::fused::DynamicQuantizeConv::T2};
   using state = kernels::cpu::q8_conv_state;
@@ -172,34 +229,30 @@ template <> struct kernel<ops::fused::DynamicQuantizeConv, cpu> {
   template <ops::signature> static status run(const call<ops::fused::DynamicQuantizeConv>& c) {
     using namespace kernels::cpu;
     const tensor& x = c.input(0);
-    tensor& y = c.output(0);
-    if (y.size() == 0) return ok();
-    const std::int64_t m = c.input(1).dim(0), plane = out_plane_of(y.shape());
-    ONYX_ASSIGN(auto w_scale, float_per_index(c, 2, m, 1.0f, "w_scale"));
-    ONYX_ASSIGN(auto bias, float_per_index(c, 4, m, 0.0f, "B"));
+    if (c.output(0).size() == 0) return ok();
     std::uint8_t* xq = quantized_buffer(x.size());
     const auto [x_scale, x_zero] = dynamic_quantize(x.data<float>(), x.size(), xq, c.pool());
-    std::vector<float> scale(static_cast<std::size_t>(m));
-    for (std::size_t i = 0; i < scale.size(); ++i) scale[i] = x_scale * w_scale[i];
-    const bool has_bias = c.has_input(4);
-    float* out = y.data<float>();
-    return q8_conv(c, c.attrs(), xq, dtype::uint8, x.shape(), {x_zero}, 1, zero_points(c, 3), y.shape(),
-                   [&](std::int64_t at, std::int64_t oc, const q8_block& blk) {
-                     for (std::int64_t r = 0; r < blk.rows; ++r) {
-                       const float s = scale[static_cast<std::size_t>(oc + r)];
-                       const float bb = bias[static_cast<std::size_t>(oc + r)];
-                       const auto exact = [&](std::int64_t j) { return static_cast<float>(blk.at(r, j)); };
-                       float* yr = out + at + r * plane;
-                       if (has_bias) {
-                         for (std::int64_t j = 0; j < blk.cols; ++j) {
-                           const float v = exact(j) * s;
-                           yr[j] = v + bb;
-                         }
-                       } else {
-                         for (std::int64_t j = 0; j < blk.cols; ++j) yr[j] = exact(j) * s;
-                       }
-                     }
-                   });
+    return q8_conv_to_float(c, c.attrs(), xq, dtype::uint8, x.shape(), {x_zero}, x_scale, 1, 3, 2, 4);
+  }
+};
+
+/// X 8-bit: inputs X, W, x_scale, w_scale, x_zero_point, w_zero_point, B.
+template <> struct kernel<ops::fused::ConvIntegerToFloat, cpu> {
+  static constexpr std::array types{ops::fused::ConvIntegerToFloat::T2};
+  using state = kernels::cpu::q8_conv_state;
+  template <ops::signature> static result<state> prepare(const prepare_info<ops::fused::ConvIntegerToFloat>& p) {
+    return kernels::cpu::prepare_q8_conv(p, p.attrs(), 1, 5);
+  }
+  template <ops::signature> static status run(const call<ops::fused::ConvIntegerToFloat>& c) {
+    using namespace kernels::cpu;
+    const tensor& x = c.input(0);
+    const tensor& x_scale = c.input(2);
+    if (c.output(0).size() == 0) return ok();
+    if (x_scale.size() != 1)
+      return status(errc::invalid_argument, "ConvIntegerToFloat: x_scale must be one value, got " +
+                                                std::to_string(x_scale.size()));
+    return q8_conv_to_float(c, c.attrs(), static_cast<const std::uint8_t*>(x.raw()), x.type(), x.shape(),
+                            zero_points(c, 4), x_scale.data<float>()[0], 1, 5, 3, 6);
   }
 };
 

@@ -1,29 +1,18 @@
 // kernel<ops::fused::Elementwise, cpu>: a region of elementwise steps in one
-// pass over X. X is cut into chunks of `region_chunk` elements, within one
+// pass over X. X is cut into chunks (8192 floats over the steps' buffers), within one
 // channel plane where a constant is per channel; each step runs over the
-// chunk with the functor (or ISA micro-kernel) of its op's own kernel, into a
-// buffer that stays in L1, and the last step writes Y. Unfused, each op read
+// chunk into a buffer that stays in L1, through isa::f32_step (each step
+// computed as its op's kernel computes it) or, for Sigmoid and Tanh, their
+// kernels' ISA micro-kernels; the last step writes Y. Unfused, each op read
 // and wrote the whole tensor: PP-OCRv4 det's hardswish and affine steps (six
 // ops per conv) took a third of its time.
 #pragma once
 
 #include <algorithm>
+#include <limits>
 
-#include "kernels/cpu/abs.hpp"
-#include "kernels/cpu/add.hpp"
-#include "kernels/cpu/clip.hpp"
-#include "kernels/cpu/div.hpp"
 #include "kernels/cpu/elementwise.hpp"
-#include "kernels/cpu/hard_sigmoid.hpp"
-#include "kernels/cpu/hard_swish.hpp"
-#include "kernels/cpu/leaky_relu.hpp"
-#include "kernels/cpu/max.hpp"
-#include "kernels/cpu/min.hpp"
-#include "kernels/cpu/mul.hpp"
-#include "kernels/cpu/neg.hpp"
-#include "kernels/cpu/relu.hpp"
 #include "kernels/cpu/sigmoid.hpp"
-#include "kernels/cpu/sub.hpp"
 #include "kernels/cpu/tanh.hpp"
 #include "onyx/ops/fused/elementwise.hpp"
 
@@ -31,9 +20,15 @@ namespace onyx {
 
 namespace kernels::cpu {
 
-/// Elements per chunk: 32 step buffers of it take 32 KiB.
-inline constexpr std::int64_t region_chunk = 256;
+/// The steps' buffers: 32 KiB, cut into one chunk per step but the last (which
+/// writes Y), 256 to 2048 floats each. Chunks of 256 for every region left
+/// the steps' call overhead a third of a hardswish's time.
+inline constexpr std::int64_t region_buffer_floats = 8192;
 inline constexpr std::size_t region_max_steps = 32;
+inline constexpr std::int64_t region_chunk_for(std::size_t steps) {
+  const std::int64_t c = region_buffer_floats / static_cast<std::int64_t>(steps > 1 ? steps - 1 : 1) / 16 * 16;
+  return c < 256 ? 256 : c > 2048 ? 2048 : c;
+}
 
 /// A step's operand over one chunk: a vector, or one value.
 struct region_operand {
@@ -41,58 +36,41 @@ struct region_operand {
   float s = 0;
 };
 
-template <class F>
-void region_binary(F f, region_operand a, region_operand b, float* y, std::int64_t n) {
-  if (a.v && b.v) {
-    for (std::int64_t i = 0; i < n; ++i) y[i] = f(a.v[i], b.v[i]);
-  } else if (a.v) {
-    const float s = b.s;
-    for (std::int64_t i = 0; i < n; ++i) y[i] = f(a.v[i], s);
-  } else {
-    const float s = a.s;
-    for (std::int64_t i = 0; i < n; ++i) y[i] = f(s, b.v[i]);
-  }
-}
-
-template <class F>
-void region_unary(F f, const float* x, float* y, std::int64_t n) {
-  if constexpr (requires { F::f32_isa(isa::active()); }) {
-    if (isa::f32_unary_fn fn = F::f32_isa(isa::active())) {
-      fn(x, y, n);
-      return;
-    }
-  }
-  for (std::int64_t i = 0; i < n; ++i) y[i] = f(x[i]);
-}
-
-/// One step over a chunk: y[0, n) from its operands.
+/// One step over a chunk: y[0, n) from its operands. Sigmoid and Tanh run
+/// their kernels' ISA micro-kernels (or functors); the other steps run
+/// isa::f32_step, which computes each as its op's functor does.
 inline void region_step(const ops::fused::Elementwise::step& s, const region_operand (&in)[3], float* y,
                         std::int64_t n) {
   using op = ops::fused::Elementwise::op;
-  const float* x = in[0].v;
-  switch (s.what) {
-    case op::add: return region_binary(add_fn{}, in[0], in[1], y, n);
-    case op::sub: return region_binary(subtract_fn{}, in[0], in[1], y, n);
-    case op::mul: return region_binary(multiply_fn{}, in[0], in[1], y, n);
-    case op::div: return region_binary(divide_fn{}, in[0], in[1], y, n);
-    case op::max: return region_binary(max_fn{}, in[0], in[1], y, n);
-    case op::min: return region_binary(min_fn{}, in[0], in[1], y, n);
-    case op::relu: return region_unary(relu_fn{}, x, y, n);
-    case op::clip: {
-      const bool lo = s.operand[1] != ops::fused::Elementwise::absent, hi = s.operand[2] != ops::fused::Elementwise::absent;
-      const clip_fn<float> f{lo ? in[1].s : std::numeric_limits<float>::lowest(),
-                             hi ? in[2].s : std::numeric_limits<float>::max()};
-      return region_unary(f, x, y, n);
+  const auto unary = [&](auto f) {
+    if (isa::f32_unary_fn fn = decltype(f)::f32_isa(isa::active())) return fn(in[0].v, y, n);
+    for (std::int64_t i = 0; i < n; ++i) y[i] = f(in[0].v[i]);
+  };
+  if (s.what == op::sigmoid) return unary(sigmoid_fn{});
+  if (s.what == op::tanh) return unary(tanh_fn{});
+  const isa::f32_step step = [&] {
+    switch (s.what) {
+      case op::add: return isa::f32_step::add;
+      case op::sub: return isa::f32_step::sub;
+      case op::mul: return isa::f32_step::mul;
+      case op::div: return isa::f32_step::div;
+      case op::max: return isa::f32_step::max;
+      case op::min: return isa::f32_step::min;
+      case op::relu: return isa::f32_step::relu;
+      case op::clip: return isa::f32_step::clip;
+      case op::leaky_relu: return isa::f32_step::leaky_relu;
+      case op::hard_sigmoid: return isa::f32_step::hard_sigmoid;
+      case op::hard_swish: return isa::f32_step::hard_swish;
+      case op::neg: return isa::f32_step::neg;
+      default: return isa::f32_step::abs;  // op::abs (sigmoid and tanh returned above)
     }
-    case op::leaky_relu: return region_unary(leaky_relu_fn(ops::LeakyRelu::attributes{s.alpha}), x, y, n);
-    case op::hard_sigmoid:
-      return region_unary(hard_sigmoid_fn(ops::HardSigmoid::attributes{s.alpha, s.beta}), x, y, n);
-    case op::hard_swish: return region_unary(hard_swish_fn{}, x, y, n);
-    case op::sigmoid: return region_unary(sigmoid_fn{}, x, y, n);
-    case op::tanh: return region_unary(tanh_fn{}, x, y, n);
-    case op::neg: return region_unary(neg_fn{}, x, y, n);
-    case op::abs: return region_unary(abs_fn{}, x, y, n);
+  }();
+  float p = s.alpha, q = s.beta;
+  if (s.what == op::clip) {
+    p = s.operand[1] != ops::fused::Elementwise::absent ? in[1].s : std::numeric_limits<float>::lowest();
+    q = s.operand[2] != ops::fused::Elementwise::absent ? in[2].s : std::numeric_limits<float>::max();
   }
+  isa::active().f32_step(step, in[0].v, in[0].s, in[1].v, in[1].s, p, q, y, n);
 }
 
 }  // namespace kernels::cpu
@@ -124,13 +102,15 @@ template <> struct kernel<ops::fused::Elementwise, cpu> {
       inner = 1;
       for (std::size_t d = 2; d < x.rank(); ++d) inner *= x.dim(d);
     }
+    const std::int64_t region_chunk = region_chunk_for(steps.size());
     const std::int64_t per_plane = (inner + region_chunk - 1) / region_chunk;
     const std::int64_t units = total / std::max<std::int64_t>(inner, 1) * per_plane;
     const float* xs = x.data<float>();
     float* ys = y.data<float>();
     const std::int64_t grain = std::max<std::int64_t>(1, elementwise_grain / region_chunk);
     parallel_for(c.pool(), units, grain, [&](std::int64_t begin, std::int64_t end) {
-      alignas(64) float buffer[region_max_steps][region_chunk];
+      alignas(64) float buffers[region_buffer_floats];
+      const auto buffer = [&](std::int64_t s) { return buffers + s * region_chunk; };
       for (std::int64_t u = begin; u < end; ++u) {
         const std::int64_t plane = u / per_plane, first = (u % per_plane) * region_chunk;
         const std::int64_t channel = plane % channels, at = plane * inner + first;
@@ -143,13 +123,13 @@ template <> struct kernel<ops::fused::Elementwise, cpu> {
             if (v == 0) {
               in[j].v = xs + at;
             } else if (v > 0) {
-              in[j].v = buffer[v - 1];
+              in[j].v = buffer(v - 1);
             } else {
               const tensor& k = c.input(static_cast<int>(-v));
               in[j].s = k.data<float>()[k.size() == 1 ? 0 : channel];
             }
           }
-          region_step(steps[s], in, s + 1 == steps.size() ? ys + at : buffer[s], n);
+          region_step(steps[s], in, s + 1 == steps.size() ? ys + at : buffer(static_cast<std::int64_t>(s)), n);
         }
       }
     });

@@ -191,3 +191,49 @@ TEST_CASE("fuse_qdq: a DAG of elementwise ops reading one DQ'd value becomes one
   CHECK(!has(ops_of(leaky), "onyx.fused.QLinearLookup"));
   CHECK((has(ops_of(leaky), "Clip") || has(ops_of(leaky), "onyx.fused.Elementwise")));
 }
+
+TEST_CASE("fuse_qdq: a QDQ Conv read in float runs as an int8 convolution with a float epilogue", "[passes]") {
+  // x -> Q -> DQ -> Conv(DQ(w int8 per channel) [, DQ(bias int32) | float bias]) -> hardswish -> y:
+  // no Q after the Conv (onyx-quantize leaves a region's input in float).
+  const tensor x = random_tensor({1, 4, 9, 7}, -2, 2, 21);
+  for (int bias : {0, 1, 2}) {
+    INFO("bias " << (bias == 0 ? "none" : bias == 1 ? "int32 through a DQ" : "float"));
+    graph::model_builder b{13};
+    auto in = b.input("x", dtype::float32, {1, 4, 9, 7});
+    auto f = [&](const std::string& n, float v) { return b.initializer(n, tensor::scalar(v)); };
+    auto xz = b.initializer("xz", tensor::scalar(std::uint8_t(120)));
+    auto xd = b.node("DequantizeLinear", {b.node("QuantizeLinear", {in, f("xs", 0.02f), xz}), "xs", xz});
+    auto wv = test::random_values<std::int8_t>(6 * 4 * 9, -127, 127, 22);
+    auto w = b.initializer("w", tensor::from(std::span<const std::int8_t>(wv), {6, 4, 3, 3}));
+    const tensor ws = random_tensor({6}, 0.002, 0.01, 23);
+    auto wd = b.node("DequantizeLinear", {w, b.initializer("ws", ws), b.initializer("wz", tensor::from(std::vector<std::int8_t>(6, 0), {6}))},
+                     {{"axis", std::int64_t(0)}});
+    std::vector<std::string> conv_in{xd, wd};
+    if (bias == 1) {
+      auto bv = test::random_values<std::int32_t>(6, -500, 500, 24);
+      std::vector<float> bs;
+      for (float v : ws.values<float>()) bs.push_back(0.02f * v);
+      conv_in.push_back(b.node("DequantizeLinear", {b.initializer("bq", tensor::from(std::span<const std::int32_t>(bv), {6})),
+                                                    b.initializer("bs", tensor::from(std::span<const float>(bs), {6}))},
+                               {{"axis", std::int64_t(0)}}));
+    } else if (bias == 2) {
+      conv_in.push_back(b.initializer("bf", random_tensor({6}, -0.5, 0.5, 25)));
+    }
+    auto y = b.node("Conv", conv_in, {{"pads", ints{1, 1, 1, 1}}});
+    auto clip = b.node("Clip", {b.node("Add", {y, f("three", 3.0f)}), f("zero", 0.0f), f("six", 6.0f)});
+    b.output(b.node("Div", {b.node("Mul", {y, clip}), "six"}));
+    auto path = test::temp_path("qdq_conv_float.onnx");
+    REQUIRE(b.save(path).ok());
+    session fused(path, {.threads = 2});
+    session plain(path, {.threads = 1, .optimize = false});
+    const auto expected = plain.run({{"x", value(x)}});
+    const auto want = expected[0].as_tensor().values<float>();
+    const list ops = ops_of(fused);
+    CHECK(has(ops, "onyx.fused.ConvIntegerToFloat"));
+    CHECK(has(ops, "onyx.fused.Elementwise"));
+    CHECK(!has(ops, "Conv"));
+    // The integer sum is exact where the float simulation rounds as it adds.
+    test::require_close(fused.run({{"x", value(x)}})[0].as_tensor(), std::vector<float>(want.begin(), want.end()),
+                        1e-5, 1e-5);
+  }
+}

@@ -533,33 +533,45 @@ TEST_CASE("quantize_static: elementwise ops computed from one value stay in floa
   write_sets(dir, samples, {1, 2, 5, 5});
   auto sets = tools::calibration_sets(dir);
   REQUIRE(sets.ok());
-  onnx::ModelProto m = fp;
-  auto r = tools::quantize_static(m, {}, *sets);
-  INFO((r.ok() ? "" : r.error().message()));
-  REQUIRE(r.ok());
-  CHECK(r->quantized_nodes == 2);  // the Convs; not the Add or the Muls
-  std::map<std::string, int> count;
-  for (const auto& op : ops_of(m.graph())) ++count[op];
-  // x, the first Conv's output (the region's start), the region's end (the
-  // second Conv's input), the second Conv's output
-  CHECK(count["QuantizeLinear"] == 4);
-  CHECK(count["Add"] == 1);
-  CHECK(count["Mul"] == 2);
-  // onyx runs the region as one table between the two QLinearConvs, within a
-  // few output steps of the float model.
-  auto s = session::open_bytes(m.SerializeAsString(), {.threads = 1});
-  REQUIRE(s.ok());
-  std::map<std::string, int> ran;
-  for (const auto& n : (*s)->nodes()) ++ran[n.op];
-  CHECK(ran["onyx.fused.QLinearLookup"] == 1);
-  CHECK(ran["QLinearConv"] == 2);
-  CHECK(ran["Mul"] == 0);
-  std::vector<named_value> in{{"x", tensor::from<float>(samples[1], {1, 2, 5, 5})}};
-  auto got = floats(run(m, in)[0]), want = floats(run(fp, in)[0]);
-  REQUIRE(got.size() == want.size());
-  float top = 0;
-  for (float v : want) top = std::max(top, std::fabs(v));
-  for (std::size_t i = 0; i < got.size(); ++i) CHECK(std::fabs(got[i] - want[i]) <= 0.05f * top);
+  for (bool float_inputs : {false, true}) {
+    INFO("float_region_inputs " << float_inputs);
+    onnx::ModelProto m = fp;
+    tools::static_quantize_options opt;
+    opt.float_region_inputs = float_inputs;
+    auto r = tools::quantize_static(m, {}, *sets, opt);
+    INFO((r.ok() ? "" : r.error().message()));
+    REQUIRE(r.ok());
+    CHECK(r->quantized_nodes == 2);  // the Convs; not the Add or the Muls
+    std::map<std::string, int> count;
+    for (const auto& op : ops_of(m.graph())) ++count[op];
+    // x, the region's end (the second Conv's input), the second Conv's output;
+    // without float_region_inputs, the first Conv's output (the region's start) too
+    CHECK(count["QuantizeLinear"] == (float_inputs ? 3 : 4));
+    CHECK(count["Add"] == 1);
+    CHECK(count["Mul"] == 2);
+    // onyx runs the region as one table between two QLinearConvs, or (its
+    // input in float) as one float pass after an int8 convolution with a
+    // float epilogue; within a few output steps of the float model.
+    auto s = session::open_bytes(m.SerializeAsString(), {.threads = 1});
+    REQUIRE(s.ok());
+    std::map<std::string, int> ran;
+    for (const auto& n : (*s)->nodes()) ++ran[n.op];
+    if (!float_inputs) {
+      CHECK(ran["onyx.fused.QLinearLookup"] == 1);
+      CHECK(ran["QLinearConv"] == 2);
+    } else {
+      CHECK(ran["onyx.fused.ConvIntegerToFloat"] == 1);
+      CHECK(ran["onyx.fused.Elementwise"] == 1);
+      CHECK(ran["QLinearConv"] == 1);
+    }
+    CHECK(ran["Mul"] == 0);
+    std::vector<named_value> in{{"x", tensor::from<float>(samples[1], {1, 2, 5, 5})}};
+    auto got = floats(run(m, in)[0]), want = floats(run(fp, in)[0]);
+    REQUIRE(got.size() == want.size());
+    float top = 0;
+    for (float v : want) top = std::max(top, std::fabs(v));
+    for (std::size_t i = 0; i < got.size(); ++i) CHECK(std::fabs(got[i] - want[i]) <= 0.05f * top);
+  }
 }
 
 TEST_CASE("quantize_static: BatchNormalization folded, depthwise channels equalized, exactly in float") {

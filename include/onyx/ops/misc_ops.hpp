@@ -19,6 +19,7 @@
 #include "onyx/ops/dynamic_quantize_linear.hpp"
 #include "onyx/ops/dynamic_quantize_mat_mul.hpp"
 #include "onyx/ops/einsum.hpp"
+#include "onyx/ops/fused/conv_integer_to_float.hpp"
 #include "onyx/ops/fused/dynamic_quantize_conv.hpp"
 #include "onyx/ops/fused/dynamic_quantize_mat_mul.hpp"
 #include "onyx/ops/fused/mat_mul_integer_to_float.hpp"
@@ -68,6 +69,7 @@ using misc_ops = op_list<
     ops::DynamicQuantizeMatMul,
     ops::MatMulIntegerToFloat,
     ops::fused::DynamicQuantizeConv,
+    ops::fused::ConvIntegerToFloat,
     ops::fused::DynamicQuantizeMatMul,
     ops::fused::MatMulIntegerToFloat,
     ops::HannWindow,

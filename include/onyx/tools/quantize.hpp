@@ -45,7 +45,11 @@
 //   hardswish written out, an affine step by constants) are left in float: they are
 //   quantized only where the region starts and ends, and onyx runs
 //   DQ -> region -> Q as one table lookup (fewer roundings: PP-OCRv4 det's
-//   output cosine to float 0.987 instead of 0.964).
+//   output cosine to float 0.987 instead of 0.964). With float_region_inputs,
+//   a Conv that only such a region reads keeps its output in float too, so
+//   the region is quantized once, at its end; onyx runs that Conv as an int8
+//   convolution with a float epilogue (onyx.fused.ConvIntegerToFloat), ORT as
+//   a float Conv on the dequantized values.
 //   Calibration runs the float model (onyx::session) over sample inputs and
 //   takes each tensor's range: min_max (smallest and largest value seen) or
 //   percentile (a 2048-bin histogram over [min, max] of all samples, cutting
@@ -130,6 +134,15 @@ struct static_quantize_options {
   /// range (scaled per channel, undone exactly in the weights or by a Mul
   /// that joins an elementwise region); see quantize.cpp's equalize_depthwise.
   bool equalize = true;
+  /// A Conv whose output only elementwise regions left in float read (a
+  /// hardswish written out, an affine step) keeps that output in float, so
+  /// each conv-to-conv link is rounded once, where the region ends, instead
+  /// of twice as ORT writes it. PP-OCRv4 det, cosine to float on the seven
+  /// OCR sample pages: mean 0.9871 -> 0.9915 (paragraph 0.9815 -> 0.9953,
+  /// upside_down 0.9861 -> 0.9818); but onyx runs it 18.3 -> 23.8 ms at one
+  /// thread (a float output and a float region where a table did), so off
+  /// by default.
+  bool float_region_inputs = false;
 };
 
 /// The calibration sets under `dir`: `dir` itself when it holds input_0.pb,

@@ -57,16 +57,17 @@ V fmadd(V a, V b, V c) {
     return xsimd::fma(a, b, c);
   }
 }
+// The helpers below take a float too (a vector loop's scalar tail).
 template <class V>
 V divide(V a, V b) {  // a / b, correctly rounded
 #if defined(__aarch64__)
-  if constexpr (uses_neon) return vdivq_f32(a, b);
+  if constexpr (uses_neon && !std::is_same_v<V, float>) return vdivq_f32(a, b);
 #endif
   return a / b;
 }
 template <class V, class M>
 V where(M mask, V a, V b) {
-  if constexpr (is_scalar) return mask ? a : b;
+  if constexpr (std::is_same_v<V, float>) return mask ? a : b;
   else return xsimd::select(mask, a, b);
 }
 // Clamps to [lo, hi]; NaN becomes lo (callers that care restore it).
@@ -91,7 +92,7 @@ V round_small(V x) {
 // x != x is false for NaN with xsimd's ordered AVX compare, so ask directly.
 template <class V>
 auto is_nan(V x) {
-  if constexpr (is_scalar) return x != x;
+  if constexpr (std::is_same_v<V, float>) return x != x;
   else return xsimd::isnan(x);
 }
 // floor(k / 2) for integer-valued k: k/2 - 1/4 rounds to it.
@@ -520,6 +521,83 @@ void strided_copy(const float* src, std::int64_t stride, std::int64_t n, float* 
   }
 #endif
   for (; k < n; ++k) dst[k] = src[k * stride];
+}
+
+// --- elementwise steps (isa::f32_step_fn) -----------------------------------
+//
+// Each step the same IEEE operations in the same order as its op's kernel
+// (kernels/cpu/<op>.hpp's functor), so every level gives the unfused ops'
+// bits: compares are ordered (false on NaN) as the scalar ones, NaN is asked
+// for by is_nan (xsimd's != is ordered too), and no product is fused into an
+// addition (the build is ISO C++, -ffp-contract=off).
+
+// y[i] = f(a[i] or as, b[i] or bs) for i < n; f takes vectors and floats.
+template <class F>
+void step_loop(const float* a, float as, const float* b, float bs, float* y, std::int64_t n, F f) {
+  std::int64_t i = 0;
+  if constexpr (!is_scalar) {
+    const vec av(as), bv(bs);
+    if (a && b)
+      for (; i + lanes <= n; i += lanes) store_vec(y + i, f(load_vec(a + i), load_vec(b + i)));
+    else if (a)
+      for (; i + lanes <= n; i += lanes) store_vec(y + i, f(load_vec(a + i), bv));
+    else
+      for (; i + lanes <= n; i += lanes) store_vec(y + i, f(av, load_vec(b + i)));
+  }
+  for (; i < n; ++i) y[i] = f(a ? a[i] : as, b ? b[i] : bs);
+}
+
+void elementwise_step(isa::f32_step op, const float* a, float as, const float* b, float bs, float p, float q, float* y,
+                      std::int64_t n) {
+  using isa::f32_step;
+  const auto unary = [&](auto f) { step_loop(a, as, nullptr, 0.0f, y, n, [&](auto x, auto) { return f(x); }); };
+  // std::clamp(v, lo, hi) as the HardSigmoid and HardSwish functors use it.
+  const auto clamp01 = [](auto v) {
+    using V = decltype(v);
+    return where(v < V(0.0f), V(0.0f), where(V(1.0f) < v, V(1.0f), v));
+  };
+  switch (op) {
+    case f32_step::add: return step_loop(a, as, b, bs, y, n, [](auto x, auto z) { return x + z; });
+    case f32_step::sub: return step_loop(a, as, b, bs, y, n, [](auto x, auto z) { return x - z; });
+    case f32_step::mul: return step_loop(a, as, b, bs, y, n, [](auto x, auto z) { return x * z; });
+    case f32_step::div: return step_loop(a, as, b, bs, y, n, [](auto x, auto z) { return divide(x, z); });
+    case f32_step::max:
+      return step_loop(a, as, b, bs, y, n, [](auto x, auto z) { return where((x > z) | is_nan(x), x, z); });
+    case f32_step::min:
+      return step_loop(a, as, b, bs, y, n, [](auto x, auto z) { return where((x < z) | is_nan(x), x, z); });
+    case f32_step::relu:
+      return unary([](auto x) {
+        using V = decltype(x);
+        return where(x < V(0.0f), V(0.0f), x);
+      });
+    case f32_step::clip:
+      return unary([p, q](auto x) {
+        using V = decltype(x);
+        const V w = where(x < V(p), V(p), x);
+        return where(V(q) < w, V(q), w);
+      });
+    case f32_step::leaky_relu:
+      return unary([p](auto x) {
+        using V = decltype(x);
+        return where(x < V(0.0f), V(p) * x, x);
+      });
+    case f32_step::hard_sigmoid:
+      return unary([p, q, clamp01](auto x) {
+        using V = decltype(x);
+        return clamp01(V(p) * x + V(q));
+      });
+    case f32_step::hard_swish:
+      return unary([clamp01](auto x) {
+        using V = decltype(x);
+        return x * clamp01(divide(x, V(6.0f)) + V(0.5f));
+      });
+    case f32_step::neg: return unary([](auto x) { return -x; });
+    case f32_step::abs:
+      return unary([](auto x) {
+        using V = decltype(x);
+        return where(x < V(0.0f), -x, x);
+      });
+  }
 }
 
 // --- transcendentals ---------------------------------------------------------

@@ -43,6 +43,10 @@ void f32_tanh__sse_x4(const float* x, float* y, std::int64_t n) { tanh_array(x, 
 void f32_erf__sse_x4(const float* x, float* y, std::int64_t n) { erf_array(x, y, n); }
 void f32_gelu__sse_x4(const float* x, float* y, std::int64_t n) { gelu_array(x, y, n); }
 void f32_gelu_tanh__sse_x4(const float* x, float* y, std::int64_t n) { gelu_tanh_array(x, y, n); }
+void f32_step__sse_x4(f32_step op, const float* a, float as, const float* b, float bs, float p, float q, float* y,
+                        std::int64_t n) {
+  elementwise_step(op, a, as, b, bs, p, q, y, n);
+}
 void f32_layer_norm_row__sse_x4(const float* x, const float* skip, const float* add, float* sum, float* y,
                          std::int64_t n, const float* scale, const float* bias, float eps, float* stats) {
   layer_norm_row(x, skip, add, sum, y, n, scale, bias, eps, stats);
@@ -94,6 +98,7 @@ const table kernel_table = {
     .f32_erf = f32_erf__sse_x4,
     .f32_gelu = f32_gelu__sse_x4,
     .f32_gelu_tanh = f32_gelu_tanh__sse_x4,
+    .f32_step = f32_step__sse_x4,
     .f32_layer_norm_row = f32_layer_norm_row__sse_x4,
     .f32_softmax_rows = f32_softmax_rows__sse_x4,
     .f32_dwconv = f32_dwconv__sse_x4,

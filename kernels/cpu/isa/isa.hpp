@@ -215,6 +215,15 @@ using f32_winograd_output_fn = void (*)(const winograd_output_args&);
 
 /// y[i] = f(x[i]) for i < n; y may equal x.
 using f32_unary_fn = void (*)(const float* x, float* y, std::int64_t n);
+/// The steps of onyx.fused.Elementwise that run through the table, each
+/// exactly as its op's kernel computes it.
+enum class f32_step : std::uint8_t { add, sub, mul, div, max, min, relu, clip, leaky_relu, hard_sigmoid, hard_swish, neg, abs };
+/// y[i] = op(a[i], b[i]) for i < n, where a null `a` or `b` stands for the one
+/// value `as` or `bs` (at most one of them null); the unary steps read a.
+/// p and q: Clip's bounds, LeakyRelu's alpha (p), HardSigmoid's alpha and beta.
+/// y may equal a or b.
+using f32_step_fn = void (*)(f32_step op, const float* a, float as, const float* b, float bs, float p, float q,
+                             float* y, std::int64_t n);
 /// LayerNorm of one contiguous row of n floats (n >= 1): mean and biased
 /// variance in float with vector partial sums (two passes), then
 /// y = (x - mean) * inv_std * scale[j] (+ bias[j] unless bias is null);
@@ -257,6 +266,7 @@ struct table {
   f32_unary_fn f32_erf;       // abs err < 1e-6
   f32_unary_fn f32_gelu;      // x/2 (1 + erf(x / sqrt 2)); in place allowed
   f32_unary_fn f32_gelu_tanh; // x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))); in place allowed
+  f32_step_fn f32_step;  // onyx.fused.Elementwise's steps
   f32_layer_norm_fn f32_layer_norm_row;
   f32_softmax_rows_fn f32_softmax_rows;
   f32_dwconv_fn f32_dwconv;

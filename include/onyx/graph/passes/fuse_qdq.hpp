@@ -5,6 +5,8 @@
 //
 //   Conv(DQ(xq), DQ(wq) [, DQ(bq) | b]) [-> Relu] -> Q(ys, yz)
 //     -> QLinearConv(xq, xs, xz, wq, ws, wz, ys, yz, B)
+//   Conv(DQ(xq), DQ(wq) [, DQ(bq) | b]) read in float (no Q after it)
+//     -> onyx.fused.ConvIntegerToFloat(xq, wq, xs, ws, xz, wz, B float)
 //   MatMul(DQ(aq), DQ(wq)) -> Q(ys, yz)
 //     -> QLinearMatMul(aq, as, az, wq, ws, wz, ys, yz)
 //   DQ(xq, s, z) -> op -> Q(s, z), op moving or selecting elements without
@@ -47,6 +49,7 @@
 #include "onyx/ops/clip.hpp"
 #include "onyx/ops/concat.hpp"
 #include "onyx/ops/conv.hpp"
+#include "onyx/ops/fused/conv_integer_to_float.hpp"
 #include "onyx/ops/fused/qlinear_lookup.hpp"
 #include "onyx/ops/global_average_pool.hpp"
 #include "onyx/ops/add.hpp"
@@ -257,6 +260,7 @@ inline status fuse_qdq(graph& g, inferred& st, const op_table& ops, const evalua
   const op_info* qgap = find_op<ops::QLinearGlobalAveragePool>(ops);
   const op_info* qconcat = find_op<ops::QLinearConcat>(ops);
   const op_info* qlookup = find_op<ops::fused::QLinearLookup>(ops);
+  const op_info* conv_float = find_op<ops::fused::ConvIntegerToFloat>(ops);
   const readers r(g);
   const std::vector<int> prod = producers(g);
   const chain_walk walk{g, r, prod};
@@ -266,6 +270,28 @@ inline status fuse_qdq(graph& g, inferred& st, const op_table& ops, const evalua
   bool subgraphs = false;  // a capture by name would miss a rename: no DQ -> Q removal then
   for (const auto& n : g.nodes) subgraphs = subgraphs || !n.subgraphs.empty();
 
+  // A Conv's bias (input `id`, `count` values) in float: DQ'd int32 (zero
+  // point 0) or a float constant; nothing when it is neither.
+  const auto conv_bias = [&](int id, std::int64_t count) -> std::optional<std::vector<double>> {
+    std::vector<double> b(static_cast<std::size_t>(count));
+    if (const auto db = qdq::dq_of(g, prod, id)) {
+      const tensor* bq = constant_of(g, db->q);
+      const auto bs = qdq::scales(g, db->scale);
+      const tensor* bz = constant_of(g, db->zero);
+      bool zero_free = db->zero < 0 || (bz && bz->type() == dtype::int32);
+      for (std::int64_t i = 0; zero_free && bz && i < bz->size(); ++i) zero_free = bz->data<std::int32_t>()[i] == 0;
+      if (!bq || bq->type() != dtype::int32 || bq->size() != count || bs.empty() ||
+          (bs.size() != 1 && static_cast<std::int64_t>(bs.size()) != count) || !zero_free)
+        return std::nullopt;
+      for (std::int64_t m = 0; m < count; ++m)
+        b[m] = static_cast<double>(bq->data<std::int32_t>()[m]) * bs[bs.size() == 1 ? 0 : m];
+    } else {
+      const tensor* bf = constant_of(g, id);
+      if (!bf || bf->type() != dtype::float32 || bf->size() != count) return std::nullopt;
+      for (std::int64_t m = 0; m < count; ++m) b[m] = bf->data<float>()[m];
+    }
+    return b;
+  };
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     if (removed[k]) continue;
     node& op = g.nodes[k];
@@ -302,7 +328,30 @@ inline status fuse_qdq(graph& g, inferred& st, const op_table& ops, const evalua
         const auto hi = cl.inputs.size() > 2 && cl.inputs[2] >= 0 ? float_scalar_of(g, cl.inputs[2]) : std::optional<float>(INFINITY);
         if (lo && hi) clip_lo = *lo, clip_hi = *hi, relu = next, next = walk.next(next);
       }
-      if (next < 0 || !match<ops::QuantizeLinear>(g.nodes[next]) || g.nodes[next].inputs.size() < 2) continue;
+      if (next < 0 || !match<ops::QuantizeLinear>(g.nodes[next]) || g.nodes[next].inputs.size() < 2) {
+        // Read in float (an elementwise region onyx-quantize left in float,
+        // a graph output): the int8 convolution with a float epilogue.
+        if (!conv || !conv_float || st.types[op.outputs[0]].type != dtype::float32) continue;
+        int bias_f = -1;
+        if (op.inputs.size() > 2 && op.inputs[2] >= 0) {
+          const auto b = conv_bias(op.inputs[2], count);
+          if (!b) continue;
+          std::vector<float> bf(b->begin(), b->end());
+          bias_f = add_constant(g, st, op.name + "/bias_f", tensor::from(std::span<const float>(bf), {count}));
+        }
+        node n;
+        n.name = op.name;
+        n.op_type = std::string(ops::fused::ConvIntegerToFloat::name);
+        n.op = conv_float;
+        n.domain = std::string(n.op->domain);
+        n.attrs = std::make_shared<ops::fused::ConvIntegerToFloat::attributes>(*conv);
+        n.raw_attrs = op.raw_attrs;
+        n.inputs = {dx->q, dw->q, dx->scale, dw->scale, qdq::zero_or_new(g, st, dx->zero, xt, op.name + "/x_zero_point"),
+                    qdq::zero_or_new(g, st, dw->zero, wq->type(), op.name + "/w_zero_point"), bias_f};
+        n.outputs = {op.outputs[0]};
+        replace_chain(g, st, removed, {static_cast<int>(k)}, static_cast<int>(k), std::move(n));
+        continue;
+      }
       const node& q = g.nodes[next];
       const dtype yt = qdq::q_type(st, q);
       const auto ys = qdq::scales(g, q.inputs[1]);
@@ -322,27 +371,12 @@ inline status fuse_qdq(graph& g, inferred& st, const op_table& ops, const evalua
       // The bias as int32 at scale xs * ws[m].
       int bias = -1;
       if (conv && op.inputs.size() > 2 && op.inputs[2] >= 0) {
-        std::vector<double> b(static_cast<std::size_t>(count));
-        if (const auto db = qdq::dq_of(g, prod, op.inputs[2])) {
-          const tensor* bq = constant_of(g, db->q);
-          const auto bs = qdq::scales(g, db->scale);
-          const tensor* bz = constant_of(g, db->zero);
-          bool zero_free = db->zero < 0 || (bz && bz->type() == dtype::int32);
-          for (std::int64_t i = 0; zero_free && bz && i < bz->size(); ++i) zero_free = bz->data<std::int32_t>()[i] == 0;
-          if (!bq || bq->type() != dtype::int32 || bq->size() != count || bs.empty() ||
-              (bs.size() != 1 && static_cast<std::int64_t>(bs.size()) != count) || !zero_free)
-            continue;
-          for (std::int64_t m = 0; m < count; ++m)
-            b[m] = static_cast<double>(bq->data<std::int32_t>()[m]) * bs[bs.size() == 1 ? 0 : m];
-        } else {
-          const tensor* bf = constant_of(g, op.inputs[2]);
-          if (!bf || bf->type() != dtype::float32 || bf->size() != count) continue;
-          for (std::int64_t m = 0; m < count; ++m) b[m] = bf->data<float>()[m];
-        }
+        const auto b = conv_bias(op.inputs[2], count);
+        if (!b) continue;
         std::vector<std::int32_t> bi(static_cast<std::size_t>(count));
         for (std::int64_t m = 0; m < count; ++m) {
           const double s = static_cast<double>(xs[0] * ws[ws.size() == 1 ? 0 : m]);
-          bi[m] = static_cast<std::int32_t>(std::clamp(std::nearbyint(b[m] / s), -2147483648.0, 2147483647.0));
+          bi[m] = static_cast<std::int32_t>(std::clamp(std::nearbyint((*b)[m] / s), -2147483648.0, 2147483647.0));
         }
         bias = add_constant(g, st, op.name + "/bias_q", tensor::from(std::span<const std::int32_t>(bi), {count}));
       }

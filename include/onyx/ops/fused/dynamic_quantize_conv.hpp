@@ -12,8 +12,7 @@
 // Kernel: kernels/cpu/dynamic_quantize_gemm.hpp. Tested in test/unit/fuse_quantized_test.cpp.
 #pragma once
 
-#include "onyx/ops/conv.hpp"
-#include "onyx/ops/detail/quantized.hpp"
+#include "onyx/ops/fused/conv_integer_to_float.hpp"
 
 namespace onyx::ops::fused {
 
@@ -30,13 +29,7 @@ struct DynamicQuantizeConv {
     ONYX_TRY(require_type(c, 2, T1, "T1"));
     if (c.has_input(3) && c.input_type(3) != c.input_type(1)) return c.fail("w_zero_point must have W's type");
     if (c.has_input(4)) ONYX_TRY(require_type(c, 4, T1, "T1"));
-    const sym_shape& w = c.input_shape(1);
-    const dim m = w.rank_known ? w[0] : dim::unknown();
-    ONYX_TRY(detail::require_scalar_or_vector(c, 2, m, "w_scale"));
-    ONYX_TRY(detail::require_scalar_or_vector(c, 3, m, "w_zero_point"));
-    ONYX_TRY(detail::require_scalar_or_vector(c, 4, m, "B"));
-    detail::retyped_context r(c, {0, 1}, dtype::float32);
-    return detail::conv_infer(a, r, dtypes::f32);
+    return float_conv_infer(a, c, 2, 3, 4);
   }
 };
 
