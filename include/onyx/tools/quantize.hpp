@@ -139,7 +139,7 @@ struct static_quantize_options {
   /// each conv-to-conv link is rounded once, where the region ends, instead
   /// of twice as ORT writes it. PP-OCRv4 det, cosine to float on the seven
   /// OCR sample pages: mean 0.9871 -> 0.9915 (paragraph 0.9815 -> 0.9953,
-  /// upside_down 0.9861 -> 0.9818); but onyx runs it 18.3 -> 23.8 ms at one
+  /// upside_down 0.9861 -> 0.9818); but onyx runs it 17.8 -> 23.8 ms at one
   /// thread (a float output and a float region where a table did), so off
   /// by default.
   bool float_region_inputs = false;
