@@ -158,5 +158,7 @@ TEST_CASE("onyx.fused.Elementwise: malformed steps are refused with the step nam
   CHECK_FALSE(parse({"Add"}, {-1, -2, none}).ok());  // no operand varies
   CHECK(parse({"Sub"}, {-1, 0, none}).ok());          // a constant first
   CHECK_FALSE(parse({"Neg"}, {-1, none, none}).ok());
+  CHECK(parse({"Clip"}, {0, none, -1}).ok());
+  CHECK_FALSE(parse({"Clip"}, {0, 0, none}).ok());  // a varying bound
   CHECK_FALSE(parse({"Add"}, {0, -1}).ok());  // operands of the wrong length
 }

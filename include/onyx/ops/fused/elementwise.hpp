@@ -12,8 +12,8 @@
 //             HardSwish Sigmoid Tanh Neg Abs
 //   operands  three per step: a value (0 .. s), or -1 - i for constant Ci, or
 //             absent (the unary ops' second and third; a Clip without a
-//             bound); Clip reads (x, min, max); a unary op's x is a value, and
-//             one of a binary op's two operands at least
+//             bound); Clip reads (x, min, max), its bounds constants; a unary
+//             op's x is a value, and one of a binary op's two operands at least
 //   alphas, betas  LeakyRelu's alpha, HardSigmoid's alpha and beta (else 0)
 // Each step computes what the op's own kernel computes (the same functors and
 // the same ISA micro-kernels), so Y is bit for bit the unfused ops' result.
@@ -84,7 +84,8 @@ struct Elementwise {
         const bool none = v == absent;
         if ((j < needed && none) || (j >= needed && !none && st.what != op::clip) ||
             (!none && v >= static_cast<std::int64_t>(i + 1)) || (j == 0 && !none && v < 0 && !binary(st.what)) ||
-            (j == 1 && binary(st.what) && v < 0 && s.operands[3 * i] < 0))  // one operand at least varies
+            (j == 1 && binary(st.what) && v < 0 && s.operands[3 * i] < 0) ||  // one operand at least varies
+            (j > 0 && st.what == op::clip && v >= 0))                          // Clip's bounds are constants
           return status(errc::invalid_model, "Elementwise step " + std::to_string(i) + " (" + s.steps[i] +
                                                  ") has a bad operand " + std::to_string(j) + ": " + std::to_string(v));
         st.operand[j] = v;
