@@ -1195,17 +1195,16 @@ class qdq_quantizer {
   /// which is quantized once, where it ends, where the conv's output Q/DQ
   /// would round each such link twice. onyx runs the conv as
   /// onyx.fused.ConvIntegerToFloat.
-  bool float_into_region(const NodeProto& n) const {
+  bool float_into_region(const NodeProto& n, const node_links& links) const {
     if (!opt_.float_region_inputs || n.op_type() != "Conv" || n.output_size() != 1 || idx_.is_graph_output(n.output(0)))
       return false;
-    int readers = 0;
-    for (const auto& r : g_.node())
-      for (const auto& in : r.input())
-        if (in == n.output(0)) {
-          if (!(r.output_size() == 1 && in_region_.count(r.output(0)))) return false;
-          ++readers;
-        }
-    return readers > 0;
+    const auto readers = links.readers.find(n.output(0));
+    if (readers == links.readers.end()) return false;
+    for (int k : readers->second) {
+      const NodeProto& r = g_.node(k);
+      if (!(r.output_size() == 1 && in_region_.count(r.output(0)))) return false;
+    }
+    return true;
   }
 
   /// The float input slots of `n` that QDQ covers; weights and biases apart.
@@ -1289,6 +1288,7 @@ class qdq_quantizer {
         ranges[n.input(0)] = ranges[n.output(0)];
 
     // What to quantize.
+    const node_links links(g_);  // who reads each value (float_into_region)
     std::set<std::string> activations;  // value names given a Q/DQ pair
     std::vector<std::pair<int, plan>> nodes;
     for (int k = 0; k < g_.node_size(); ++k) {
@@ -1309,7 +1309,7 @@ class qdq_quantizer {
       }
       for (int i : p->activations)
         if (!idx_.has_initializer(n.input(i))) activations.insert(n.input(i));
-      if (!float_into_region(n)) activations.insert(n.output(0));
+      if (!float_into_region(n, links)) activations.insert(n.output(0));
       nodes.emplace_back(k, *p);
     }
 

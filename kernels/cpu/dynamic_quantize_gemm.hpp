@@ -153,33 +153,20 @@ template <class Op> struct mat_mul_integer_to_float_kernel {
 
 /// A finished convolution block in float: row r (output channel oc + r) of
 /// the block at out + at + r * plane, y = float(acc) * scale[oc + r]
-/// (+ bias[oc + r]), rounded as Cast -> Mul -> Add. Through the level's
-/// dequantize row kernel where it has one (its scale and bias are per
-/// column: one row's values repeated).
+/// (+ bias[oc + r]), each row by write_dequantized with that row's scale and
+/// bias repeated over its columns (it takes them per column).
 inline void write_conv_dequantized(const q8_block& blk, float* out, std::int64_t at, std::int64_t plane,
                                    std::int64_t oc, const float* scale, const float* bias) {
-  const isa::q8_dequantize_fn row = isa::q8_active().dequantize;
   thread_local std::vector<float> repeated;
-  if (row && repeated.size() < static_cast<std::size_t>(2 * blk.cols)) repeated.resize(static_cast<std::size_t>(2 * blk.cols));
+  if (repeated.size() < static_cast<std::size_t>(2 * blk.cols)) repeated.resize(static_cast<std::size_t>(2 * blk.cols));
   for (std::int64_t r = 0; r < blk.rows; ++r) {
-    const float s = scale[oc + r], b = bias ? bias[oc + r] : 0.0f;
-    float* yr = out + at + r * plane;
-    if (row) {
-      std::fill_n(repeated.data(), blk.cols, s);
-      if (bias) std::fill_n(repeated.data() + blk.cols, blk.cols, b);
-      row(blk.acc + r * blk.ld, blk.cols, blk.col_add, blk.row_term(r), repeated.data(),
-          bias ? repeated.data() + blk.cols : nullptr, yr);
-      continue;
-    }
-    const auto exact = [&](std::int64_t j) { return static_cast<float>(blk.at(r, j)); };
-    if (bias) {
-      for (std::int64_t j = 0; j < blk.cols; ++j) {
-        const float v = exact(j) * s;
-        yr[j] = v + b;
-      }
-    } else {
-      for (std::int64_t j = 0; j < blk.cols; ++j) yr[j] = exact(j) * s;
-    }
+    std::fill_n(repeated.data(), blk.cols, scale[oc + r]);
+    if (bias) std::fill_n(repeated.data() + blk.cols, blk.cols, bias[oc + r]);
+    q8_block row = blk;
+    row.rows = 1;
+    row.acc = blk.acc + r * blk.ld;
+    if (blk.row_add) row.row_add = blk.row_add + r;
+    write_dequantized(row, out + at + r * plane, plane, repeated.data(), bias ? repeated.data() + blk.cols : nullptr);
   }
 }
 

@@ -24,7 +24,7 @@ namespace kernels::cpu {
 /// writes Y), 256 to 2048 floats each. Chunks of 256 for every region left
 /// the steps' call overhead a third of a hardswish's time.
 inline constexpr std::int64_t region_buffer_floats = 8192;
-inline constexpr std::size_t region_max_steps = 32;
+inline constexpr std::size_t region_max_steps = ops::fused::Elementwise::max_steps;
 inline constexpr std::int64_t region_chunk_for(std::size_t steps) {
   const std::int64_t c = region_buffer_floats / static_cast<std::int64_t>(steps > 1 ? steps - 1 : 1) / 16 * 16;
   return c < 256 ? 256 : c > 2048 ? 2048 : c;

@@ -7,7 +7,7 @@
 // varying inputs all lead, through other such nodes, to the same value x,
 // every value between them read only inside the region and of x's shape (no
 // broadcasting between varying values), and whose constant operands are one
-// value or one per channel of x (axis 1). Two nodes at least, 32 at most:
+// value or one per channel of x (axis 1). Two nodes at least, 32 at most (E::max_steps):
 // a hardswish written out as x * Clip(x + 3, 0, 6) / 6 and the affine step
 // after it (PP-LCNet, the backbone of PP-OCRv4), x * Sigmoid(x). Runs after
 // the passes that fuse such ops into something better (Gelu, LayerNorm, a
@@ -69,16 +69,13 @@ inline std::optional<E::step> step_of(const node& n) {
   return s;
 }
 
-/// Whether constant `c` is one value or one per channel of a value of shape `x`.
-inline bool fits(const tensor& c, const sym_shape& x) {
+/// Whether float32 constant `id` is one value, or one per channel of a value
+/// of shape `x` (rewrite.hpp's per_channel).
+inline bool fits(const graph& g, int id, const tensor& c, const sym_shape& x) {
   if (c.type() != dtype::float32) return false;
   if (c.size() == 1) return true;
-  if (!x.rank_known || x.rank() < 2 || !x[1].known() || c.rank() > x.rank()) return false;
-  for (std::size_t d = 0; d < c.rank(); ++d) {
-    const std::size_t at = x.rank() - c.rank() + d;
-    if (c.dim(d) != 1 && !(at == 1 && c.dim(d) == x[1].value())) return false;
-  }
-  return true;
+  return x.rank_known && x.rank() >= 2 && x[1].known() &&
+         !per_channel(g, id, dtype::float32, x.rank(), x[1].value()).empty();
 }
 
 }  // namespace fuse_elementwise_detail
@@ -107,7 +104,7 @@ inline status fuse_elementwise(graph& g, inferred& st, const op_table& ops) {
       todo.pop_back();
       if (std::find(nodes.begin(), nodes.end(), k) != nodes.end()) continue;
       nodes.push_back(k);
-      fail = nodes.size() > 32;
+      fail = nodes.size() > E::max_steps;
       for (int id : g.nodes[k].inputs) {
         if (id < 0 || st.known[id]) continue;
         const int p = prod[id];
@@ -148,7 +145,7 @@ inline status fuse_elementwise(graph& g, inferred& st, const op_table& ops) {
         if (id >= 0 && st.known[id]) {
           // A constant: one value (Clip's bounds must be), or one per channel.
           const tensor& c = *st.known[id];
-          fail = !fits(c, st.types[x].shape) || (s.what == E::op::clip && c.size() != 1);
+          fail = !fits(g, id, c, st.types[x].shape) || (s.what == E::op::clip && c.size() != 1);
           auto at = std::find(constants.begin(), constants.end(), id);
           if (at == constants.end()) at = constants.insert(constants.end(), id);
           v = -1 - (at - constants.begin());

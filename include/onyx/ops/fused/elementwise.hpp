@@ -45,6 +45,8 @@ struct Elementwise {
       "Add", "Sub", "Mul", "Div", "Max", "Min", "Relu", "Clip", "LeakyRelu", "HardSigmoid", "HardSwish",
       "Sigmoid", "Tanh", "Neg", "Abs"};
   static constexpr std::int64_t absent = std::numeric_limits<std::int32_t>::min();
+  /// The most steps the pass makes and the kernel runs.
+  static constexpr std::size_t max_steps = 32;
   static constexpr bool binary(op o) { return o <= op::min; }
 
   struct step {
