@@ -47,26 +47,27 @@ inline result<std::vector<float>> float_per_index(const kernel_call& c, int i, s
   return v;
 }
 
-/// A finished block in float: y[r][j] = float(acc[r][j]) * scale[j] (+ bias[j]),
-/// row r of the block at y + r * ld; scale and bias (null: none) start at the
-/// block's first column. Two roundings, as Cast -> Mul -> Add. Then `then`
-/// (null: none) over each row just written.
+/// A finished block in float: y[r][j] = float(acc[r][j]) * scale[j * step]
+/// (+ bias[j * step]), row r of the block at y + r * ld; scale and bias
+/// (null: none) start at the block's first column (step 1), or are one value
+/// for every element (step 0). Two roundings, as Cast -> Mul -> Add. Then
+/// `then` (null: none) over each row just written.
 inline void write_dequantized(const q8_block& blk, float* y, std::int64_t ld, const float* scale, const float* bias,
-                              isa::f32_unary_fn then = nullptr) {
+                              isa::f32_unary_fn then = nullptr, std::int64_t step = 1) {
   const isa::q8_dequantize_fn row = isa::q8_active().dequantize;
   for (std::int64_t r = 0; r < blk.rows; ++r) {
     float* yr = y + r * ld;
     if (row) {
-      row(blk.acc + r * blk.ld, blk.cols, blk.col_add, blk.row_term(r), scale, bias, yr);
+      row(blk.acc + r * blk.ld, blk.cols, blk.col_add, blk.row_term(r), scale, bias, step, yr);
     } else {
       const auto exact = [&](std::int64_t j) { return static_cast<float>(blk.at(r, j)); };
       if (bias) {
         for (std::int64_t j = 0; j < blk.cols; ++j) {
-          const float v = exact(j) * scale[j];
-          yr[j] = v + bias[j];
+          const float v = exact(j) * scale[j * step];
+          yr[j] = v + bias[j * step];
         }
       } else {
-        for (std::int64_t j = 0; j < blk.cols; ++j) yr[j] = exact(j) * scale[j];
+        for (std::int64_t j = 0; j < blk.cols; ++j) yr[j] = exact(j) * scale[j * step];
       }
     }
     if (then) then(yr, yr, blk.cols);
@@ -153,20 +154,16 @@ template <class Op> struct mat_mul_integer_to_float_kernel {
 
 /// A finished convolution block in float: row r (output channel oc + r) of
 /// the block at out + at + r * plane, y = float(acc) * scale[oc + r]
-/// (+ bias[oc + r]), each row by write_dequantized with that row's scale and
-/// bias repeated over its columns (it takes them per column).
+/// (+ bias[oc + r]), each row by write_dequantized with the row's one scale
+/// and bias.
 inline void write_conv_dequantized(const q8_block& blk, float* out, std::int64_t at, std::int64_t plane,
                                    std::int64_t oc, const float* scale, const float* bias) {
-  thread_local std::vector<float> repeated;
-  if (repeated.size() < static_cast<std::size_t>(2 * blk.cols)) repeated.resize(static_cast<std::size_t>(2 * blk.cols));
   for (std::int64_t r = 0; r < blk.rows; ++r) {
-    std::fill_n(repeated.data(), blk.cols, scale[oc + r]);
-    if (bias) std::fill_n(repeated.data() + blk.cols, blk.cols, bias[oc + r]);
     q8_block row = blk;
     row.rows = 1;
     row.acc = blk.acc + r * blk.ld;
     if (blk.row_add) row.row_add = blk.row_add + r;
-    write_dequantized(row, out + at + r * plane, plane, repeated.data(), bias ? repeated.data() + blk.cols : nullptr);
+    write_dequantized(row, out + at + r * plane, plane, scale + oc + r, bias ? bias + oc + r : nullptr, nullptr, 0);
   }
 }
 

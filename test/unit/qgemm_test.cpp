@@ -259,20 +259,21 @@ TEST_CASE("q8 dequantize: wrapping int32 terms, product then bias rounded apart,
         bias[j] = reals(rng);
       }
       const std::int32_t add0 = 12345;
+      for (std::int64_t step : {1, 0})  // a scale per column, or one for the row
       for (bool with_add : {false, true})
         for (bool with_bias : {false, true}) {
           std::vector<float> y(static_cast<std::size_t>(n) + 1, -7.0f);  // one past the end: untouched
           k->dequantize(acc.data(), n, with_add ? add.data() : nullptr, add0, scale.data(),
-                        with_bias ? bias.data() : nullptr, y.data());
+                        with_bias ? bias.data() : nullptr, step, y.data());
           std::int64_t wrong = 0;
           for (std::int64_t j = 0; j < n; ++j) {
             std::uint32_t s = static_cast<std::uint32_t>(acc[j]) + static_cast<std::uint32_t>(add0);
             if (with_add) s += static_cast<std::uint32_t>(add[j]);
-            volatile float prod = static_cast<float>(static_cast<std::int32_t>(s)) * scale[j];  // rounded alone
-            const float want = with_bias ? prod + bias[j] : prod;
+            volatile float prod = static_cast<float>(static_cast<std::int32_t>(s)) * scale[j * step];  // rounded alone
+            const float want = with_bias ? prod + bias[j * step] : prod;
             wrong += std::memcmp(&want, &y[j], sizeof want) != 0;
           }
-          INFO("n " << n << " add " << with_add << " bias " << with_bias);
+          INFO("n " << n << " step " << step << " add " << with_add << " bias " << with_bias);
           CHECK(wrong == 0);
           CHECK(y[n] == -7.0f);
         }

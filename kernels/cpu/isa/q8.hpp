@@ -85,12 +85,15 @@ using q8_qmul_fn = void (*)(const std::uint8_t* a, const std::uint8_t* b, std::i
                             int zb, float scale, float zc, bool is_signed, std::uint8_t* y);
 using q8_qadd_fn = void (*)(const std::uint8_t* a, const std::uint8_t* b, std::int64_t n, bool da, bool db, float c0,
                             float ra, float rb, bool is_signed, std::uint8_t* y);
-/// y[j] = float(acc[j] + add0 + add[j]) * scale[j] (+ bias[j]) for j < n:
-/// the int32 sum wrapping like the accumulation (add may be null), the
-/// product and the bias added rounded one after the other, as the
-/// Cast -> Mul -> Add chain a DynamicQuantizeMatMul replaces does.
+/// y[j] = float(acc[j] + add0 + add[j]) * scale[j * step] (+ bias[j * step])
+/// for j < n: the int32 sum wrapping like the accumulation (add may be
+/// null), the product and the bias added rounded one after the other, as the
+/// Cast -> Mul -> Add chain a DynamicQuantizeMatMul replaces does. step is 1
+/// (a scale per column: a MatMul's output channels) or 0 (one scale and bias
+/// for the row: a convolution's output channel).
 using q8_dequantize_fn = void (*)(const std::int32_t* acc, std::int64_t n, const std::int32_t* add,
-                                  std::int32_t add0, const float* scale, const float* bias, float* y);
+                                  std::int32_t add0, const float* scale, const float* bias, std::int64_t step,
+                                  float* y);
 /// Where q8_gemm_float_fn writes its tile, and the terms it applies:
 ///   y[i * ldy + j] = float(v) * scale[j] (+ bias[j]),
 ///   v = acc[i][j] (+ c[i * ldc + j] when accumulating) + row_add[i] + col_add[j]

@@ -338,18 +338,27 @@ static void interleave4_x32(const std::uint8_t* r0, const std::uint8_t* r1, cons
 
 // Explicitly rounded vmulps and vaddps, so that the compiler cannot
 // contract them into one FMA (the chain rounds the product first).
-void q8_dequantize__avx512_x16(const std::int32_t* acc, std::int64_t n, const std::int32_t* add, std::int32_t add0,
-                               const float* scale, const float* bias, float* y) {
+namespace {
+template <bool PerColumn>
+void dequantize_row(const std::int32_t* acc, std::int64_t n, const std::int32_t* add, std::int32_t add0,
+                    const float* scale, const float* bias, float* y) {
   constexpr int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
   const __m512i v0 = _mm512_set1_epi32(add0);
+  const __m512 s1 = _mm512_set1_ps(*scale), b1 = _mm512_set1_ps(bias ? *bias : 0.0f);
   for (std::int64_t j = 0; j < n; j += 16) {
     const __mmask16 k = n - j >= 16 ? __mmask16(0xffff) : static_cast<__mmask16>((1u << (n - j)) - 1u);
     __m512i v = _mm512_add_epi32(_mm512_maskz_loadu_epi32(k, acc + j), v0);
     if (add) v = _mm512_add_epi32(v, _mm512_maskz_loadu_epi32(k, add + j));
-    __m512 f = _mm512_mul_round_ps(_mm512_cvtepi32_ps(v), _mm512_maskz_loadu_ps(k, scale + j), rn);
-    if (bias) f = _mm512_add_round_ps(f, _mm512_maskz_loadu_ps(k, bias + j), rn);
+    __m512 f = _mm512_mul_round_ps(_mm512_cvtepi32_ps(v), PerColumn ? _mm512_maskz_loadu_ps(k, scale + j) : s1, rn);
+    if (bias) f = _mm512_add_round_ps(f, PerColumn ? _mm512_maskz_loadu_ps(k, bias + j) : b1, rn);
     _mm512_mask_storeu_ps(y + j, k, f);
   }
+}
+}  // namespace
+
+void q8_dequantize__avx512_x16(const std::int32_t* acc, std::int64_t n, const std::int32_t* add, std::int32_t add0,
+                               const float* scale, const float* bias, std::int64_t step, float* y) {
+  (step ? dequantize_row<true> : dequantize_row<false>)(acc, n, add, add0, scale, bias, y);
 }
 
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx512vnni_8x32", 8, 32, 4, 1, 1, u8s8_gemm__avx512vnni_8x32,
