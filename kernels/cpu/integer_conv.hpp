@@ -150,17 +150,24 @@ inline void im2col_row_2d(const std::uint8_t* x, const ops::detail::window_axis&
     } else {
       const std::uint8_t* row = x + ih * w.in;
       const std::int64_t iw0 = ow * w.stride - w.pad_begin + kx * w.dilation;  // input column of the run's first output
-      if (w.stride == 1) {
-        const std::int64_t lo = std::clamp<std::int64_t>(-iw0, 0, run), hi = std::clamp<std::int64_t>(w.in - iw0, lo, run);
-        std::memset(dst, pad, static_cast<std::size_t>(lo));
+      // [lo, hi): the outputs of the run whose input column iw0 + j * stride
+      // lies in the row; the others read the padding.
+      const std::int64_t s = w.stride;
+      const std::int64_t lo = std::clamp<std::int64_t>(iw0 < 0 ? (-iw0 + s - 1) / s : 0, 0, run);
+      const std::int64_t hi = std::clamp<std::int64_t>(w.in - iw0 > 0 ? (w.in - iw0 + s - 1) / s : 0, lo, run);
+      std::memset(dst, pad, static_cast<std::size_t>(lo));
+      if (s == 1) {
         std::memcpy(dst + lo, row + iw0 + lo, static_cast<std::size_t>(hi - lo));
-        std::memset(dst + hi, pad, static_cast<std::size_t>(run - hi));
       } else {
-        for (std::int64_t j = 0; j < run; ++j) {
-          const std::int64_t iw = iw0 + j * w.stride;
-          dst[j] = iw >= 0 && iw < w.in ? row[iw] : pad;
-        }
+        const std::uint8_t* src = row + iw0 + lo * s;  // input column of output lo
+        std::uint8_t* out = dst + lo;
+        const std::int64_t count = hi - lo;
+        if (s == 2)
+          for (std::int64_t j = 0; j < count; ++j) out[j] = src[2 * j];
+        else
+          for (std::int64_t j = 0; j < count; ++j) out[j] = src[j * s];
       }
+      std::memset(dst + hi, pad, static_cast<std::size_t>(run - hi));
     }
     dst += run;
     o += run;

@@ -34,9 +34,10 @@ std::vector<std::int64_t> conv_ref(const std::vector<int>& x, const std::vector<
 }  // namespace
 
 TEST_CASE("ConvInteger and QLinearConv match a direct convolution", "[misc]") {
-  // grouped (GEMM per group), plain, depthwise (its own loop), at strides 1 and 2
+  // grouped (GEMM per group), plain, depthwise (its own loop), at strides 1, 2 and 3
+  // (im2col: the row copied, the stride-2 loop, the general one)
   for (auto [C, M, G] : {std::tuple{4, 6, 2}, std::tuple{5, 6, 1}, std::tuple{6, 6, 6}})
-  for (int stride : {1, 2})
+  for (int stride : {1, 2, 3})
   for (int dil : {1, 2}) {
   INFO("C " << C << " M " << M << " group " << G << " stride " << stride << " dilation " << dil);
   const int H = 7, W = 6;
