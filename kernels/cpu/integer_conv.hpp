@@ -349,30 +349,48 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
     // most 255 in magnitude, so every partial sum of at most 256 taps is an
     // integer below 2^24, which float32 holds exactly. The channel is laid
     // out as the float kernel's padded plane (zero borders: x - zx of the
-    // padding) and runs the ISA's f32_dwconv with its taps in registers.
+    // padding; at stride 1 widened straight into its rows) and runs the
+    // ISA's f32_dwconv with its taps in registers, in bands of output rows
+    // small enough that the band's floats and their int32 copy stay in L1
+    // until emit has read them.
     const padded_plane d = make_padded_plane(geo[0], geo[1]);
     const isa::table& t = isa::active();
+    const std::int64_t out_h = geo[0].out, out_w = geo[1].out;
+    const std::int64_t band = std::clamp<std::int64_t>(2048 / std::max<std::int64_t>(out_w, 1), 1, out_h);
+    const auto widen = [&](const std::uint8_t* src, float* dst, std::int64_t count) {
+      if (x_signed)
+        for (std::int64_t i = 0; i < count; ++i) dst[i] = static_cast<float>(static_cast<std::int8_t>(src[i]) - zx[0]);
+      else
+        for (std::int64_t i = 0; i < count; ++i) dst[i] = static_cast<float>(src[i] - zx[0]);
+    };
     parallel_for(c.pool(), n * m, 1, [&](std::int64_t first, std::int64_t last) {
-      std::vector<float> buf(static_cast<std::size_t>(d.slot_elements)), xf(static_cast<std::size_t>(in_plane));
-      std::vector<float> yf(static_cast<std::size_t>(out_plane)), wt(static_cast<std::size_t>(taps));
-      std::vector<std::int32_t> out(static_cast<std::size_t>(out_plane));
+      std::vector<float> buf(static_cast<std::size_t>(d.slot_elements)), wt(static_cast<std::size_t>(taps));
+      std::vector<float> xf(static_cast<std::size_t>(geo[1].stride == 1 ? 0 : in_plane));
+      std::vector<float> yf(static_cast<std::size_t>(band * out_w));
+      std::vector<std::int32_t> out(static_cast<std::size_t>(band * out_w));
       fill_padding(d, buf.data(), 0.0f);
+      float* const image = buf.data() + geo[0].pad_begin * d.row_stride + geo[1].pad_begin;
       for (std::int64_t p = first; p < last; ++p) {
         const std::int64_t oc = p % m;
         const std::uint8_t* xp = xb + p * in_plane;
         for (std::int64_t i = 0; i < taps; ++i)
           wt[i] = static_cast<float>(as_int(wb, w_signed, oc * taps + i) - zw[zw.size() > 1 ? oc : 0]);
-        if (x_signed)
-          for (std::int64_t i = 0; i < in_plane; ++i) xf[i] = static_cast<float>(static_cast<std::int8_t>(xp[i]) - zx[0]);
-        else
-          for (std::int64_t i = 0; i < in_plane; ++i) xf[i] = static_cast<float>(xp[i] - zx[0]);
-        copy_plane(d, geo[0], geo[1], xf.data(), buf.data(), t);
-        isa::dwconv_args a{};
-        set_window(a, d, geo[0], geo[1], buf.data(), yf.data());
-        a.w = wt.data();
-        t.f32_dwconv(a);
-        for (std::int64_t i = 0; i < out_plane; ++i) out[i] = static_cast<std::int32_t>(yf[i]);
-        emit(p * out_plane, oc, q8_block{0, 0, 1, out_plane, out.data(), out_plane});
+        if (geo[1].stride == 1) {
+          for (std::int64_t iy = 0; iy < geo[0].in; ++iy) widen(xp + iy * geo[1].in, image + iy * d.row_stride, geo[1].in);
+        } else {
+          widen(xp, xf.data(), in_plane);
+          copy_plane(d, geo[0], geo[1], xf.data(), buf.data(), t);
+        }
+        for (std::int64_t r0 = 0; r0 < out_h; r0 += band) {
+          const std::int64_t rows = std::min(band, out_h - r0), count = rows * out_w;
+          isa::dwconv_args a{};
+          set_window(a, d, geo[0], geo[1], buf.data() + r0 * geo[0].stride * d.row_stride, yf.data());
+          a.out_h = rows;
+          a.w = wt.data();
+          t.f32_dwconv(a);
+          for (std::int64_t i = 0; i < count; ++i) out[i] = static_cast<std::int32_t>(yf[i]);
+          emit(p * out_plane + r0 * out_w, oc, q8_block{0, r0 * out_w, 1, count, out.data(), count});
+        }
       }
     });
     return ok();

@@ -110,6 +110,32 @@ TEST_CASE("ConvInteger over several im2col slices", "[misc]") {
 // Depthwise 2-D runs in float where that is exact (at most 256 taps of
 // |x - zx|, |w - zw| <= 255), else an int32 loop: both at the largest
 // magnitudes, 16x16 taps (the bound) and 17x16, int8 and uint8 operands.
+TEST_CASE("ConvInteger depthwise over rows wider than one band", "[misc]") {
+  // 2048 outputs a band: rows of 1100 (stride 1) and 550 (stride 2) outputs
+  // make bands of one and of three rows, the last band short.
+  const int C = 3, H = 9, W = 1100;
+  auto x = test::random_values<std::uint8_t>(C * H * W, 0, 255, 91);
+  auto w = test::random_values<std::uint8_t>(C * 9, 0, 255, 92);
+  const std::uint8_t zx = 131, zw = 7;
+  std::vector<int> xs(x.begin(), x.end()), ws(w.begin(), w.end());
+  for (auto& v : xs) v -= zx;
+  for (auto& v : ws) v -= zw;
+  for (int stride : {1, 2}) {
+    INFO("stride " << stride);
+    int oh = 0, ow = 0;
+    auto want = conv_ref(xs, ws, C, H, W, C, C, 1, stride, oh, ow);
+    thread_pool pool(2);
+    auto r = test::run_op<ops::ConvInteger>(
+        {tensor::from(x, {1, C, H, W}), tensor::from(w, {C, 1, 3, 3}), tensor::scalar(zx), tensor::scalar(zw)},
+        {test::attr("pads", std::vector<std::int64_t>{1, 1, 1, 1}), test::attr("group", std::int64_t{C}),
+         test::attr("strides", std::vector<std::int64_t>{stride, stride})},
+        1, &pool);
+    REQUIRE(r.ok());
+    REQUIRE((*r)[0].shape() == extents{1, C, oh, ow});
+    test::require_close((*r)[0], std::vector<std::int32_t>(want.begin(), want.end()), 0, 0);
+  }
+}
+
 TEST_CASE("ConvInteger depthwise is exact at the largest magnitudes", "[misc]") {
   for (auto [kh, kw] : {std::pair{16, 16}, std::pair{17, 16}, std::pair{5, 5}})
     for (bool sgn : {false, true}) {
