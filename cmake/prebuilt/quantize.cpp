@@ -713,10 +713,6 @@ status lift_to_opset13(ModelProto& m, const std::filesystem::path& model_dir) {
   return ok();
 }
 
-namespace {
-status fold_batch_norms(GraphProto& g);  // below, with static quantization's pre-processing
-}  // namespace
-
 result<quantize_summary> quantize_dynamic(ModelProto& m, const std::filesystem::path& model_dir,
                                           const dynamic_quantize_options& opt) {
   if (opt.weight_type != dtype::int8 && opt.weight_type != dtype::uint8)
@@ -726,12 +722,6 @@ result<quantize_summary> quantize_dynamic(ModelProto& m, const std::filesystem::
   ONYX_TRY(internalize(*m.mutable_graph(), root));
   const int rounding = std::fegetround();
   std::fesetround(FE_TONEAREST);
-  if (opt.op_types.count("Conv")) {
-    if (status folded = fold_batch_norms(*m.mutable_graph()); !folded.ok()) {
-      std::fesetround(rounding);
-      return folded;
-    }
-  }
   auto r = dynamic_quantizer(*m.mutable_graph(), opt).run();
   std::fesetround(rounding);
   return r;

@@ -21,11 +21,7 @@
 //   (<out>_bias_add). Weights are int8 symmetric (scale = max|w| / 127, zero
 //   point 0; uint8 asymmetric with weight_type = uint8), per tensor, or for
 //   MatMul per column (axis -1) with `per_channel`; Conv weights are per tensor
-//   as in ORT. Where Conv is quantized, a BatchNormalization (constant
-//   parameters) that alone reads a Conv's output is first folded into that
-//   Conv's weights and bias, as ORT's quantization pre-processing does
-//   (quant_pre_process, through its optimizer): the normalization then costs
-//   nothing at run time. B_quantized, B_scale and B_zero_point replace B. An activation
+//   as in ORT. B_quantized, B_scale and B_zero_point replace B. An activation
 //   read by several quantized nodes is quantized once. Rounding is half to
 //   even, scales are computed in float64 and stored as float32, as numpy does.
 //   Models below opset 10 are moved to opset 11 (as ORT does); opset 10 (no
