@@ -394,8 +394,11 @@ class function_inliner {
 
 }  // namespace loader_detail
 
-/// Builds the graph IR from a parsed model. `folder` anchors external data.
-inline result<model> load_model(onnx::ModelProto& mp, const std::filesystem::path& folder, const op_table& ops) {
+/// Builds the graph IR from a parsed model. `folder` anchors external data;
+/// `model_file`, the file's mapping when load_model(path) moved large
+/// initializers out of the message (what in_place_location names).
+inline result<model> load_model(onnx::ModelProto& mp, const std::filesystem::path& folder, const op_table& ops,
+                                std::shared_ptr<const mapped_file> model_file = nullptr) {
   using namespace loader_detail;
   if (!mp.has_graph()) return status(errc::invalid_model, "the model has no graph");
   model m;
@@ -416,17 +419,28 @@ inline result<model> load_model(onnx::ModelProto& mp, const std::filesystem::pat
   ONYX_TRY(inliner.inline_graph(*mp.mutable_graph()));
 
   external_data_root root(folder);
+  root.set_model_file(std::move(model_file));
   converter conv(root);
   ONYX_ASSIGN(m.main, conv.convert(*mp.mutable_graph(), nullptr));
   ONYX_TRY(resolve_ops(m, ops));
   return m;
 }
 
-/// Loads `path` (an .onnx file).
+/// Loads `path` (an .onnx file): mapped, its large initializers viewed in
+/// place (weights_in_place.hpp), or read as a stream where the mapping or
+/// that rewrite does not work out.
 inline result<model> load_model(const std::filesystem::path& path, const op_table& ops) {
   onnx::ModelProto mp;
-  ONYX_TRY(read_proto_file(path, mp));
-  auto m = load_model(mp, path.parent_path(), ops);
+  std::shared_ptr<const mapped_file> file;
+  if (auto f = mapped_file::open(path.string()); f.ok() && f->size() > 0) {
+    const std::string_view bytes(reinterpret_cast<const char*>(f->data()), f->size());
+    if (auto rewritten = move_weights_out(bytes); rewritten && mp.ParseFromString(*rewritten))
+      file = std::make_shared<const mapped_file>(std::move(f).value());
+    else
+      mp.Clear();
+  }
+  if (!file) ONYX_TRY(read_proto_file(path, mp));
+  auto m = load_model(mp, path.parent_path(), ops, std::move(file));
   if (!m.ok()) return std::move(m).error().with_context(path.filename().string());
   return m;
 }

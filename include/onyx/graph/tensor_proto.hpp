@@ -3,7 +3,8 @@
 //
 // Weights are taken without copying: raw_data is swapped out of the message
 // into a string the tensor keeps alive, and external data is memory-mapped and
-// viewed in place. Such tensors are as aligned as their source (a heap string:
+// viewed in place (as are a model file's own large initializers, which
+// load_model(path) turns into external data: weights_in_place.hpp). Such tensors are as aligned as their source (a heap string:
 // 16 bytes; a mapping: whatever the offset gives), not `tensor_alignment`;
 // a buffer that is not aligned to its element size is copied into an aligned
 // one. Tensors over a mapping are read-only memory. The host is little-endian,
@@ -15,6 +16,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <google/protobuf/io/zero_copy_stream_impl.h>
@@ -35,6 +37,7 @@
 #include "onyx/core/tensor.hpp"
 #include "onyx/core/value.hpp"
 #include "onyx/graph/mapped_file.hpp"
+#include "onyx/graph/weights_in_place.hpp"
 #include "onyx/graph/wire_depth.hpp"
 
 namespace onyx::graph {
@@ -58,6 +61,10 @@ class external_data_root {
 
   const std::filesystem::path& folder() const { return folder_; }
 
+  /// The model file's own mapping, what in_place_location names
+  /// (weights_in_place.hpp: load_model(path) reads large initializers there).
+  void set_model_file(std::shared_ptr<const mapped_file> file) { model_file_ = std::move(file); }
+
   /// Maps the file at `location`, a path relative to the folder. Refuses
   /// (errc::invalid_model) an empty or absolute path and one that leaves the
   /// folder, by `..` or through a symbolic link; a missing file is errc::io.
@@ -66,6 +73,7 @@ class external_data_root {
     auto refuse = [&](const std::string& why) {
       return status(errc::invalid_model, "external data location '" + location + "' " + why);
     };
+    if (model_file_ && location == in_place_location) return model_file_;
     fs::path rel(location);
     if (location.empty()) return refuse("is empty");
     if (rel.has_root_name() || rel.has_root_directory()) return refuse("is absolute; it must be relative to the model's folder");
@@ -86,9 +94,19 @@ class external_data_root {
  private:
   std::filesystem::path folder_;  // absolute, symbolic links resolved
   std::map<std::filesystem::path, std::shared_ptr<const mapped_file>> files_;
+  std::shared_ptr<const mapped_file> model_file_;
 };
 
 namespace detail {
+
+/// Gives back the whole pages inside [bytes, bytes + len) of a read-only
+/// file mapping (their contents stay in the file).
+inline void release_pages(const std::byte* bytes, std::size_t len) {
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto lo = (reinterpret_cast<std::uintptr_t>(bytes) + page - 1) / page * page;
+  const auto hi = (reinterpret_cast<std::uintptr_t>(bytes) + len) / page * page;
+  if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
+}
 
 inline constexpr std::int64_t proto_max_elements = std::int64_t{1} << 56;  // keeps byte counts in range
 
@@ -215,10 +233,18 @@ inline result<tensor> tensor_from_proto(onnx::TensorProto& p, external_data_root
                      ") is out of the bounds of '" + location + "' (" + std::to_string(size) + " bytes)");
     if (len != want_bytes) return wrong_size("external data length (bytes)", len, want_bytes);
     const std::byte* bytes = (*file)->data() + off;
-    if (!detail::is_aligned(bytes, t) || (t == dtype::boolean && detail::has_non_bool_bytes(bytes, len)))
-      return detail::copy_bytes(bytes, t, std::move(shape));
-    // The tensor shares ownership of the mapping and points into it.
-    std::shared_ptr<void> owner(*file, const_cast<std::byte*>(bytes));
+    if (!detail::is_aligned(bytes, t) || (t == dtype::boolean && detail::has_non_bool_bytes(bytes, len))) {
+      tensor copy = detail::copy_bytes(bytes, t, std::move(shape));
+      detail::release_pages(bytes, len);  // read once: the copy is what stays
+      return copy;
+    }
+    // The tensor shares ownership of the mapping and points into it. When its
+    // last reference goes (a packed weight's raw copy, released at prepare),
+    // the whole pages inside its bytes are given back (MADV_DONTNEED: no
+    // longer counted in the process's resident set; the mapping is read-only,
+    // so a page still read elsewhere comes back from the file unchanged).
+    std::shared_ptr<void> owner(const_cast<std::byte*>(bytes),
+                                [keep = *file, bytes, len](void*) { detail::release_pages(bytes, len); });
     return tensor::adopt(std::move(owner), const_cast<std::byte*>(bytes), t, std::move(shape));
   }
   if (p.has_raw_data()) {
