@@ -31,6 +31,26 @@ std::vector<std::int64_t> conv_ref(const std::vector<int>& x, const std::vector<
             }
   return y;
 }
+
+/// ConvInteger on x [1, C, H, W] and w [M, C/G, 3, 3] (pads 1, group G, the
+/// stride given, one zero point each) against conv_ref, exactly.
+void check_against_reference(const std::vector<std::uint8_t>& x, const std::vector<std::uint8_t>& w, std::uint8_t zx,
+                             std::uint8_t zw, int C, int H, int W, int M, int G, int stride) {
+  std::vector<int> xs(x.begin(), x.end()), ws(w.begin(), w.end());
+  for (auto& v : xs) v -= zx;
+  for (auto& v : ws) v -= zw;
+  int oh = 0, ow = 0;
+  auto want = conv_ref(xs, ws, C, H, W, M, G, 1, stride, oh, ow);
+  thread_pool pool(2);
+  auto r = test::run_op<ops::ConvInteger>(
+      {tensor::from(x, {1, C, H, W}), tensor::from(w, {M, C / G, 3, 3}), tensor::scalar(zx), tensor::scalar(zw)},
+      {test::attr("pads", std::vector<std::int64_t>{1, 1, 1, 1}), test::attr("group", std::int64_t{G}),
+       test::attr("strides", std::vector<std::int64_t>{stride, stride})},
+      1, &pool);
+  REQUIRE(r.ok());
+  REQUIRE((*r)[0].shape() == extents{1, M, oh, ow});
+  test::require_close((*r)[0], std::vector<std::int32_t>(want.begin(), want.end()), 0, 0);
+}
 }  // namespace
 
 TEST_CASE("ConvInteger and QLinearConv match a direct convolution", "[misc]") {
@@ -87,55 +107,27 @@ TEST_CASE("ConvInteger over several im2col slices", "[misc]") {
   const int C = 455, M = 3, H = 20, W = 20;
   auto x = test::random_values<std::uint8_t>(C * H * W, 0, 255, 97);
   auto w = test::random_values<std::uint8_t>(M * C * 9, 0, 255, 98);
-  const std::uint8_t zx = 37, zw = 201;
-  std::vector<int> xs(x.begin(), x.end()), ws(w.begin(), w.end());
-  for (auto& v : xs) v -= zx;
-  for (auto& v : ws) v -= zw;
   for (int stride : {1, 2}) {
     INFO("stride " << stride);
-    int oh = 0, ow = 0;
-    auto want = conv_ref(xs, ws, C, H, W, M, 1, 1, stride, oh, ow);
-    thread_pool pool(2);
-    auto r = test::run_op<ops::ConvInteger>(
-        {tensor::from(x, {1, C, H, W}), tensor::from(w, {M, C, 3, 3}), tensor::scalar(zx), tensor::scalar(zw)},
-        {test::attr("pads", std::vector<std::int64_t>{1, 1, 1, 1}),
-         test::attr("strides", std::vector<std::int64_t>{stride, stride})},
-        1, &pool);
-    REQUIRE(r.ok());
-    CHECK((*r)[0].shape() == extents{1, M, oh, ow});
-    test::require_close((*r)[0], std::vector<std::int32_t>(want.begin(), want.end()), 0, 0);
+    check_against_reference(x, w, 37, 201, C, H, W, M, 1, stride);
   }
 }
 
-// Depthwise 2-D runs in float where that is exact (at most 256 taps of
-// |x - zx|, |w - zw| <= 255), else an int32 loop: both at the largest
-// magnitudes, 16x16 taps (the bound) and 17x16, int8 and uint8 operands.
 TEST_CASE("ConvInteger depthwise over rows wider than one band", "[misc]") {
   // 2048 outputs a band: rows of 1100 (stride 1) and 550 (stride 2) outputs
   // make bands of one and of three rows, the last band short.
   const int C = 3, H = 9, W = 1100;
   auto x = test::random_values<std::uint8_t>(C * H * W, 0, 255, 91);
   auto w = test::random_values<std::uint8_t>(C * 9, 0, 255, 92);
-  const std::uint8_t zx = 131, zw = 7;
-  std::vector<int> xs(x.begin(), x.end()), ws(w.begin(), w.end());
-  for (auto& v : xs) v -= zx;
-  for (auto& v : ws) v -= zw;
   for (int stride : {1, 2}) {
     INFO("stride " << stride);
-    int oh = 0, ow = 0;
-    auto want = conv_ref(xs, ws, C, H, W, C, C, 1, stride, oh, ow);
-    thread_pool pool(2);
-    auto r = test::run_op<ops::ConvInteger>(
-        {tensor::from(x, {1, C, H, W}), tensor::from(w, {C, 1, 3, 3}), tensor::scalar(zx), tensor::scalar(zw)},
-        {test::attr("pads", std::vector<std::int64_t>{1, 1, 1, 1}), test::attr("group", std::int64_t{C}),
-         test::attr("strides", std::vector<std::int64_t>{stride, stride})},
-        1, &pool);
-    REQUIRE(r.ok());
-    REQUIRE((*r)[0].shape() == extents{1, C, oh, ow});
-    test::require_close((*r)[0], std::vector<std::int32_t>(want.begin(), want.end()), 0, 0);
+    check_against_reference(x, w, 131, 7, C, H, W, C, C, stride);
   }
 }
 
+// Depthwise 2-D runs in float where that is exact (at most 256 taps of
+// |x - zx|, |w - zw| <= 255), else an int32 loop: both at the largest
+// magnitudes, 16x16 taps (the bound) and 17x16, int8 and uint8 operands.
 TEST_CASE("ConvInteger depthwise is exact at the largest magnitudes", "[misc]") {
   for (auto [kh, kw] : {std::pair{16, 16}, std::pair{17, 16}, std::pair{5, 5}})
     for (bool sgn : {false, true}) {
