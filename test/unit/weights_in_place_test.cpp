@@ -143,6 +143,7 @@ TEST_CASE("weights_in_place: a large raw_data of the wrong size is refused, nami
   const std::string message = std::move(s).error().message();
   INFO(message);
   CHECK(message.find("tensor 'W'") != std::string::npos);
+  CHECK(message.find("raw_data (bytes) has 80000, expected 80004") != std::string::npos);  // as when it was copied
   CHECK(message.find("80000") != std::string::npos);
   CHECK(message.find("80004") != std::string::npos);
   std::filesystem::remove(path);

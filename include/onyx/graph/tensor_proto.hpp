@@ -231,7 +231,8 @@ inline result<tensor> tensor_from_proto(onnx::TensorProto& p, external_data_root
     if (len > size - off)
       return invalid("external data [" + std::to_string(off) + ", " + std::to_string(off + len) +
                      ") is out of the bounds of '" + location + "' (" + std::to_string(size) + " bytes)");
-    if (len != want_bytes) return wrong_size("external data length (bytes)", len, want_bytes);
+    if (len != want_bytes)  // a model file's own raw_data, moved out by load_model(path), is still raw_data to its author
+      return wrong_size(location == in_place_location ? "raw_data (bytes)" : "external data length (bytes)", len, want_bytes);
     const std::byte* bytes = (*file)->data() + off;
     if (!detail::is_aligned(bytes, t) || (t == dtype::boolean && detail::has_non_bool_bytes(bytes, len))) {
       tensor copy = detail::copy_bytes(bytes, t, std::move(shape));
