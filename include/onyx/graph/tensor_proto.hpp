@@ -4,7 +4,8 @@
 // Weights are taken without copying: raw_data is swapped out of the message
 // into a string the tensor keeps alive, and external data is memory-mapped and
 // viewed in place (as are a model file's own large initializers, which
-// load_model(path) turns into external data: weights_in_place.hpp). Such tensors are as aligned as their source (a heap string:
+// load_model(path) turns into external data: weights_in_place.hpp). Such
+// tensors are as aligned as their source (a heap string:
 // 16 bytes; a mapping: whatever the offset gives), not `tensor_alignment`;
 // a buffer that is not aligned to its element size is copied into an aligned
 // one. Tensors over a mapping are read-only memory. The host is little-endian,
@@ -231,8 +232,11 @@ inline result<tensor> tensor_from_proto(onnx::TensorProto& p, external_data_root
     if (len > size - off)
       return invalid("external data [" + std::to_string(off) + ", " + std::to_string(off + len) +
                      ") is out of the bounds of '" + location + "' (" + std::to_string(size) + " bytes)");
-    if (len != want_bytes)  // a model file's own raw_data, moved out by load_model(path), is still raw_data to its author
-      return wrong_size(location == in_place_location ? "raw_data (bytes)" : "external data length (bytes)", len, want_bytes);
+    // A model file's own raw_data, moved out by load_model(path), is still
+    // raw_data to its author.
+    if (len != want_bytes)
+      return wrong_size(location == in_place_location ? "raw_data (bytes)" : "external data length (bytes)", len,
+                        want_bytes);
     const std::byte* bytes = (*file)->data() + off;
     if (!detail::is_aligned(bytes, t) || (t == dtype::boolean && detail::has_non_bool_bytes(bytes, len))) {
       tensor copy = detail::copy_bytes(bytes, t, std::move(shape));
