@@ -78,6 +78,7 @@
 #include "onyx/ops/transpose.hpp"
 #include "onyx/ops/unsqueeze.hpp"
 #include "onyx/ops/where.hpp"
+#include "onyx/registry/prebuilt.hpp"
 #include "onyx/runtime/session.hpp"
 
 namespace onyx::fuzz {
@@ -89,7 +90,11 @@ using fuzz_ops = op_list<ops::Add, ops::Mul, ops::Relu, ops::Cast, ops::Concat, 
                          ops::MatMul, ops::NonZero, ops::OneHot, ops::Pad, ops::Range, ops::ReduceSum, ops::Reshape,
                          ops::Resize, ops::ScatterElements, ops::Shape, ops::Slice, ops::Softmax, ops::Split,
                          ops::Squeeze, ops::Tile, ops::TopK, ops::Transpose, ops::Unsqueeze, ops::Where>;
+#if ONYX_FUZZ_PREBUILT
+using fuzz_registry = prebuilt_registry<fuzz_ops, backend_list<cpu>>;
+#else
 using fuzz_registry = registry<fuzz_ops, backend_list<cpu>>;
+#endif
 
 /// Small limits, so an absurd model fails fast instead of exhausting the
 /// fuzzer's -rss_limit_mb.

@@ -137,7 +137,7 @@ TEST_CASE("Attention: a fully masked row is zero; bad head counts fail", "[atten
 TEST_CASE("Attention, blocks of query rows: masks, hidden rows, GQA, odd sizes", "[attention]") {
   thread_pool pool(2);
   int seed = 20;
-  for (const case_t t : {case_t{1, 4, 2, 13, 7, 0, 8, 8, false, 0.0f}, case_t{2, 3, 3, 25, 33, 0, 40, 17, false, 0.0f},
+  for (const case_t& t : {case_t{1, 4, 2, 13, 7, 0, 8, 8, false, 0.0f}, case_t{2, 3, 3, 25, 33, 0, 40, 17, false, 0.0f},
                          case_t{1, 2, 1, 128, 128, 0, 32, 64, false, 0.0f}, case_t{1, 2, 2, 30, 129, 0, 64, 33, false, 0.0f}}) {
     INFO("Sq " << t.Sq << ", T " << t.Skv << ", D " << t.D << ", Dv " << t.Dv);
     const std::int64_t T = t.Skv;

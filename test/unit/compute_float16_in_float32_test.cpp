@@ -19,6 +19,7 @@
 #include "onyx/ops/cast.hpp"
 #include "onyx/ops/conv.hpp"
 #include "onyx/ops/relu.hpp"
+#include "onyx/registry/prebuilt.hpp"
 #include "onyx/session.hpp"
 #include "op_harness.hpp"
 #include "pass_harness.hpp"
@@ -197,7 +198,7 @@ TEST_CASE("compute_float16_in_float32: a node whose op has no float32 kernel sta
 }
 
 namespace {
-using no_cast = registry<op_list<ops::Conv, ops::Relu>, backend_list<cpu>>;
+using no_cast = prebuilt_registry<op_list<ops::Conv, ops::Relu>, backend_list<cpu>>;
 }
 
 TEST_CASE("compute_float16_in_float32: a build without Cast keeps float16") {

@@ -7,6 +7,7 @@
 #include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/elementwise_ops.hpp"
+#include "onyx/registry/prebuilt.hpp"
 #include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"
 #include "temp_path.hpp"
@@ -92,7 +93,7 @@ TEST_CASE("Dropout in training mode drops with probability ratio and scales the 
     REQUIRE(m.save(path).ok());
     return path;
   };
-  using reg = registry<op_list<ops::Dropout>, backend_list<cpu>>;
+  using reg = prebuilt_registry<op_list<ops::Dropout>, backend_list<cpu>>;
   basic_session<reg> seeded(make(true), {.threads = 1});
   for (float ratio : {0.25f, 0.5f}) {
     auto a = seeded.run({{"x", xt}, {"ratio", tensor::scalar(ratio)}, {"training", tensor::scalar(true)}});

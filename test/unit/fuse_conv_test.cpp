@@ -13,6 +13,7 @@
 #include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/clip.hpp"
+#include "onyx/registry/prebuilt.hpp"
 #include "onyx/session.hpp"
 #include "op_harness.hpp"
 #include "pass_harness.hpp"
@@ -194,7 +195,7 @@ TEST_CASE("fuse_conv: nothing another reader sees is changed") {
 }
 
 namespace {
-using no_fused = registry<op_list<ops::Conv, ops::Relu, ops::Clip>, backend_list<cpu>>;
+using no_fused = prebuilt_registry<op_list<ops::Conv, ops::Relu, ops::Clip>, backend_list<cpu>>;
 }
 
 TEST_CASE("fuse_conv: no fused Conv in the op table, no fusion") {

@@ -23,6 +23,7 @@
 #include "onyx/ops/expand.hpp"
 #include "onyx/ops/reshape.hpp"
 #include "onyx/ops/shape.hpp"
+#include "onyx/registry/prebuilt.hpp"
 #include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"
 #include "temp_path.hpp"
@@ -30,7 +31,7 @@
 namespace {
 
 using namespace onyx;
-using legacy_registry = registry<op_list<ops::Add, ops::Sub, ops::Mul, ops::Div, ops::Pow, ops::PRelu, ops::Add_v1,
+using legacy_registry = prebuilt_registry<op_list<ops::Add, ops::Sub, ops::Mul, ops::Div, ops::Pow, ops::PRelu, ops::Add_v1,
                                          ops::Sub_v1, ops::Mul_v1, ops::Div_v1, ops::Pow_v1, ops::PRelu_v1, ops::Shape,
                                          ops::Expand, ops::Concat, ops::Reshape, ops::Max, ops::Identity>,
                                  backend_list<cpu>>;

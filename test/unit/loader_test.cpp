@@ -11,13 +11,14 @@
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/add.hpp"
 #include "onyx/ops/relu.hpp"
+#include "onyx/registry/prebuilt.hpp"
 #include "onyx/runtime/session.hpp"
 #include "temp_path.hpp"
 
 namespace {
 
 using namespace onyx;
-using small = registry<op_list<ops::Relu, ops::Add>, backend_list<cpu>>;
+using small = prebuilt_registry<op_list<ops::Relu, ops::Add>, backend_list<cpu>>;
 namespace fs = std::filesystem;
 
 fs::path temp(const std::string& name) { return onyx::test::temp_path("loader_test_" + name); }

@@ -9,6 +9,7 @@
 #include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/swi_glu.hpp"
+#include "onyx/registry/prebuilt.hpp"
 #include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"
 #include "temp_path.hpp"
@@ -47,7 +48,7 @@ TEST_CASE("Swish: x * sigmoid(alpha x)", "[misc]") {
 }
 
 TEST_CASE("SwiGLU: A * sigmoid(alpha A) * B, no broadcasting", "[misc]") {
-  using swiglu_registry = registry<op_list<ops::SwiGLU>, backend_list<cpu>>;
+  using swiglu_registry = prebuilt_registry<op_list<ops::SwiGLU>, backend_list<cpu>>;
   auto make = [](const graph::graph_builder::shape_spec& as, const graph::graph_builder::shape_spec& bs, float alpha) {
     graph::model_builder m{28};
     auto a = m.input("A", dtype::float32, as);

@@ -7,12 +7,13 @@
 #include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/graph/tensor_proto.hpp"
+#include "onyx/registry/prebuilt.hpp"
 #include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"
 #include "temp_path.hpp"
 
 using namespace onyx;
-using ml_reg = registry<op_list<ops::ZipMap, ops::DictVectorizer, ops::CastMap>, backend_list<cpu>>;
+using ml_reg = prebuilt_registry<op_list<ops::ZipMap, ops::DictVectorizer, ops::CastMap>, backend_list<cpu>>;
 
 namespace {
 

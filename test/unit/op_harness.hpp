@@ -4,13 +4,22 @@
 // actual inputs, finds the kernel for the inputs' type signature on the
 // backend and runs it as constant folding does (runtime::invoke). Op unit
 // tests compare its outputs against a plain reference.
+//
+// In onyx_tests (ONYX_TEST_PREBUILT, it links onyx_runtime) a CPU op's kernels
+// and load-time functions are the ones onyx_runtime compiled
+// (prebuilt_registry): a test TU parses the kernel headers it includes but
+// instantiates none of their code, which halves its compile time. Other
+// backends (test devices), and the cross builds' kernel tests, which have no
+// onyx_runtime, instantiate theirs here.
 #pragma once
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
+#include <type_traits>
 
 #include "onyx/graph/ir.hpp"
+#include "onyx/registry/prebuilt.hpp"
 #include "onyx/registry/registry.hpp"
 #include "onyx/runtime/invoke.hpp"
 
@@ -38,7 +47,12 @@ struct harness_infer final : ops::infer_context {
 template <class Op, class Backend = cpu>
 result<std::vector<tensor>> run_op(const std::vector<tensor>& inputs, const std::vector<attribute>& attrs = {},
                                    int outputs = 1, const thread_pool* pool = nullptr) {
+#if ONYX_TEST_PREBUILT
+  using reg = std::conditional_t<std::is_same_v<Backend, cpu>, prebuilt_registry<op_list<Op>, backend_list<cpu>>,
+                                 registry<op_list<Op>, backend_list<Backend>>>;
+#else
   using reg = registry<op_list<Op>, backend_list<Backend>>;
+#endif
   const op_info& op = reg::ops[0];
   ONYX_ASSIGN(auto parsed, op.parse(attrs));
 

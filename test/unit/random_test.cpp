@@ -15,6 +15,7 @@
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/elementwise_ops.hpp"
 #include "onyx/ops/random_ops.hpp"
+#include "onyx/registry/prebuilt.hpp"
 #include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"
 #include "temp_path.hpp"
@@ -192,7 +193,7 @@ TEST_CASE("Random ops are drawn at run time, not folded at load", "[random]") {
     REQUIRE(m.save(path).ok());
     return path;
   };
-  using reg = registry<op_list<ops::RandomUniform, ops::Add>, backend_list<cpu>>;
+  using reg = prebuilt_registry<op_list<ops::RandomUniform, ops::Add>, backend_list<cpu>>;
   auto x = tensor::zeros(dtype::float32, {64});
   basic_session<reg> unseeded(model(false), {.threads = 1});
   auto a = unseeded.run({{"x", x}}), b = unseeded.run({{"x", x}});

@@ -8,6 +8,7 @@
 #include "kernels/cpu/roi_align.hpp"
 #include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
+#include "onyx/registry/prebuilt.hpp"
 #include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"
 #include "temp_path.hpp"
@@ -101,7 +102,7 @@ TEST_CASE("RoiAlign_v10 runs as output_half_pixel; bad batch indices fail", "[mi
   m.output(m.node("RoiAlign", {xi, ri, bi}, {{"output_height", std::int64_t{2}}, {"output_width", std::int64_t{2}}}));
   auto path = onyx::test::temp_path("onyx_roi_align_v10.onnx");
   REQUIRE(m.save(path).ok());
-  basic_session<registry<op_list<ops::RoiAlign, ops::RoiAlign_v10>, backend_list<cpu>>> s(path, {.threads = 1});
+  basic_session<prebuilt_registry<op_list<ops::RoiAlign, ops::RoiAlign_v10>, backend_list<cpu>>> s(path, {.threads = 1});
   auto batch = tensor::from(std::vector<std::int64_t>{0}, {1});
   auto y =
       s.run({{"X", tensor::from(x, xs)}, {"rois", tensor::from(rois, {1, 4})}, {"batch", batch}}).at(0).as_tensor();

@@ -11,6 +11,7 @@
 #include "onyx/core/thread_pool.hpp"
 #include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
+#include "onyx/registry/prebuilt.hpp"
 #include "onyx/runtime/session.hpp"
 #include "op_harness.hpp"
 #include "temp_path.hpp"
@@ -423,7 +424,7 @@ namespace {
 std::string open_error(graph::model_builder& b, const std::string& name) {
   auto p = test::temp_path("tree_ensemble_" + name + ".onnx");
   REQUIRE(b.save(p).ok());
-  auto s = basic_session<registry<op_list<ops::TreeEnsemble, ops::TreeEnsembleRegressor>, backend_list<cpu>>>::open(p);
+  auto s = basic_session<prebuilt_registry<op_list<ops::TreeEnsemble, ops::TreeEnsembleRegressor>, backend_list<cpu>>>::open(p);
   REQUIRE_FALSE(s.ok());
   return s.error().message();
 }
@@ -473,7 +474,7 @@ TEST_CASE("TreeEnsemble ops: bad structures fail at session creation, naming the
     auto b = one_node(good_tree());
     auto p = test::temp_path("tree_ensemble_good.onnx");
     REQUIRE(b.save(p).ok());
-    REQUIRE(basic_session<registry<op_list<ops::TreeEnsemble>, backend_list<cpu>>>::open(p).ok());
+    REQUIRE(basic_session<prebuilt_registry<op_list<ops::TreeEnsemble>, backend_list<cpu>>>::open(p).ok());
   }
   auto a = good_tree();
   set(a, attr("nodes_falseleafs", std::vector<std::int64_t>{0}));  // false branch: node 1 of 1

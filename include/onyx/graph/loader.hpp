@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -432,14 +433,20 @@ inline result<model> load_model(onnx::ModelProto& mp, const std::filesystem::pat
 inline result<model> load_model(const std::filesystem::path& path, const op_table& ops) {
   onnx::ModelProto mp;
   std::shared_ptr<const mapped_file> file;
+  bool parsed = false;
   if (auto f = mapped_file::open(path.string()); f.ok() && f->size() > 0) {
     const std::string_view bytes(reinterpret_cast<const char*>(f->data()), f->size());
-    if (auto rewritten = move_weights_out(bytes); rewritten && mp.ParseFromString(*rewritten))
-      file = std::make_shared<const mapped_file>(std::move(f).value());
-    else
-      mp.Clear();
+    if (auto rewritten = move_weights_out(bytes)) {
+      parsed = mp.ParseFromString(*rewritten);
+      if (parsed) file = std::make_shared<const mapped_file>(std::move(f).value());
+    } else if (bytes.size() <= static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+      // Nothing to move: parse the mapping itself rather than read the file again.
+      parsed = mp.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+    }
+    if (!parsed) mp.Clear();
   }
-  if (!file) ONYX_TRY(read_proto_file(path, mp));
+  // The streamed parse: files over 2 GiB, and bytes that fail, whose error it names.
+  if (!parsed) ONYX_TRY(read_proto_file(path, mp));
   auto m = load_model(mp, path.parent_path(), ops, std::move(file));
   if (!m.ok()) return std::move(m).error().with_context(path.filename().string());
   return m;
