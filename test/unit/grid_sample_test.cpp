@@ -11,7 +11,7 @@
 using namespace onyx;
 
 namespace {
-struct image {
+struct plane {
   std::vector<double> v;
   int h, w;
   double at(int i, int j, bool border) const {
@@ -33,7 +33,7 @@ TEST_CASE("GridSample bilinear, nearest and border against a reference", "[misc]
         bool border = std::string(padding) == "border";
         std::vector<double> want;
         for (int c = 0; c < C; ++c) {
-          image im{std::vector<double>(xv.begin() + c * H * W, xv.begin() + (c + 1) * H * W), H, W};
+          plane im{std::vector<double>(xv.begin() + c * H * W, xv.begin() + (c + 1) * H * W), H, W};
           for (int p = 0; p < PH * PW; ++p) {
             double xs = unnormalize(gv[p * 2], W, align), ys = unnormalize(gv[p * 2 + 1], H, align);
             if (border) {  // out-of-range coordinates clamp to the edge pixels first

@@ -10,6 +10,7 @@
 
 using namespace onyx;
 using onyx::test::attr;
+using onyx::test::sattr;
 
 TEST_CASE("Binarizer: 1 above the threshold, 0 at or below it", "[ml]") {
   auto x = test::random_values<double>(41, -2, 2, 111);
@@ -51,7 +52,6 @@ TEST_CASE("ArrayFeatureExtractor picks last-axis entries; a vector gives one row
 }
 
 namespace {
-attribute sattr(std::string name, std::vector<std::string> v) { return {std::move(name), std::move(v)}; }
 }  // namespace
 
 TEST_CASE("Scaler: (x - offset) * scale per column, one value broadcast, ints in", "[ml]") {

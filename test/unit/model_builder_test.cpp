@@ -20,7 +20,7 @@ onnx::ModelProto reparsed(const model_builder& b) {
   return m;
 }
 
-const onnx::AttributeProto& attribute(const onnx::NodeProto& n, const std::string& name) {
+const onnx::AttributeProto& attribute_of(const onnx::NodeProto& n, const std::string& name) {
   for (const auto& a : n.attribute())
     if (a.name() == name) return a;
   FAIL("node " << n.name() << " has no attribute " << name);
@@ -76,11 +76,11 @@ TEST_CASE("model_builder writes inputs, initializers, nodes and outputs", "[mode
   CHECK(conv.name() == "n0");
   CHECK(std::vector<std::string>(conv.input().begin(), conv.input().end()) == std::vector<std::string>{"x", "w"});
   CHECK(conv.output(0) == "n0_out0");
-  const auto& ks = attribute(conv, "kernel_shape");
+  const auto& ks = attribute_of(conv, "kernel_shape");
   CHECK(ks.type() == onnx::AttributeProto::INTS);
   CHECK(std::vector<std::int64_t>(ks.ints().begin(), ks.ints().end()) == std::vector<std::int64_t>{3, 3});
-  CHECK(attribute(conv, "group").type() == onnx::AttributeProto::INT);
-  CHECK(attribute(conv, "group").i() == 1);
+  CHECK(attribute_of(conv, "group").type() == onnx::AttributeProto::INT);
+  CHECK(attribute_of(conv, "group").i() == 1);
   CHECK(g.node(1).output_size() == 2);
 
   REQUIRE(g.output_size() == 2);
@@ -106,18 +106,18 @@ TEST_CASE("model_builder attribute kinds", "[model_builder]") {
   CHECK(g.input(0).type().tensor_type().has_shape());
   CHECK(g.input(0).type().tensor_type().shape().dim_size() == 0);
   const auto& n = g.node(0);
-  CHECK(attribute(n, "i").i() == -7);
-  CHECK(attribute(n, "to").i() == static_cast<int>(dtype::float16));
-  CHECK(attribute(n, "f").type() == onnx::AttributeProto::FLOAT);
-  CHECK(attribute(n, "f").f() == 0.5f);
-  CHECK(attribute(n, "s").type() == onnx::AttributeProto::STRING);
-  CHECK(attribute(n, "s").s() == "constant");
-  CHECK(attribute(n, "str").s() == "text");
-  CHECK(attribute(n, "fs").floats_size() == 2);
-  CHECK(attribute(n, "fs").floats(1) == -2.f);
-  CHECK(attribute(n, "ss").strings(1) == "b");
-  CHECK(attribute(n, "t").type() == onnx::AttributeProto::TENSOR);
-  onnx::TensorProto tp = attribute(n, "t").t();
+  CHECK(attribute_of(n, "i").i() == -7);
+  CHECK(attribute_of(n, "to").i() == static_cast<int>(dtype::float16));
+  CHECK(attribute_of(n, "f").type() == onnx::AttributeProto::FLOAT);
+  CHECK(attribute_of(n, "f").f() == 0.5f);
+  CHECK(attribute_of(n, "s").type() == onnx::AttributeProto::STRING);
+  CHECK(attribute_of(n, "s").s() == "constant");
+  CHECK(attribute_of(n, "str").s() == "text");
+  CHECK(attribute_of(n, "fs").floats_size() == 2);
+  CHECK(attribute_of(n, "fs").floats(1) == -2.f);
+  CHECK(attribute_of(n, "ss").strings(1) == "b");
+  CHECK(attribute_of(n, "t").type() == onnx::AttributeProto::TENSOR);
+  onnx::TensorProto tp = attribute_of(n, "t").t();
   auto t = tensor_from_proto(tp);
   REQUIRE(t.ok());
   CHECK(t->data<std::int64_t>()[1] == 2);
@@ -146,7 +146,7 @@ TEST_CASE("model_builder constants, omitted inputs, domains and name collisions"
   CHECK(g.input(0).type().tensor_type().elem_type() == static_cast<int>(dtype::float32));
   CHECK_FALSE(g.input(0).type().tensor_type().has_shape());  // unknown rank
   CHECK(g.node(0).op_type() == "Constant");
-  CHECK(attribute(g.node(0), "value").t().dims(0) == 2);
+  CHECK(attribute_of(g.node(0), "value").t().dims(0) == 2);
   CHECK(g.node(1).input(1).empty());
   CHECK(g.node(2).domain() == "com.microsoft");
   CHECK(g.node(3).output(1).empty());
@@ -172,13 +172,13 @@ TEST_CASE("model_builder subgraphs share the model's names", "[model_builder]") 
   const auto& g = m.graph();
   const auto& iff = g.node(0);
   CHECK(iff.op_type() == "If");
-  const auto& then_g = attribute(iff, "then_branch");
+  const auto& then_g = attribute_of(iff, "then_branch");
   CHECK(then_g.type() == onnx::AttributeProto::GRAPH);
   CHECK(then_g.g().name() == "then");
   CHECK(then_g.g().node(0).op_type() == "Relu");
   CHECK(then_g.g().node(0).input(0) == "x");
   CHECK(then_g.g().output(0).type().tensor_type().shape().dim(0).dim_value() == 2);
-  const auto& else_g = attribute(iff, "else_branch").g();
+  const auto& else_g = attribute_of(iff, "else_branch").g();
   // Numbered in one sequence: then's Relu n0, else's Neg n1, If n2.
   CHECK(then_g.g().node(0).output(0) == "n0_out0");
   CHECK(else_g.node(0).output(0) == "n1_out0");

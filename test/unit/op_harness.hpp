@@ -107,5 +107,7 @@ inline attribute attr(std::string name, float v) { return {std::move(name), v}; 
 inline attribute attr(std::string name, std::string v) { return {std::move(name), std::move(v)}; }
 inline attribute attr(std::string name, std::vector<std::int64_t> v) { return {std::move(name), std::move(v)}; }
 inline attribute attr(std::string name, std::vector<float> v) { return {std::move(name), std::move(v)}; }
+/// A strings attribute (attr's braced lists would read as one string).
+inline attribute sattr(std::string name, std::vector<std::string> v) { return {std::move(name), std::move(v)}; }
 
 }  // namespace onyx::test

@@ -10,6 +10,7 @@
 
 using namespace onyx;
 using onyx::test::attr;
+using onyx::test::sattr;
 
 namespace {
 
@@ -74,7 +75,6 @@ TEST_CASE("SVMRegressor: linear mode, one-class, bad lengths", "[ml][svm]") {
 }
 
 namespace {
-attribute sattr(std::string name, std::vector<std::string> v) { return {std::move(name), std::move(v)}; }
 }  // namespace
 
 TEST_CASE("SVMClassifier: one-vs-one votes and pairwise scores, 3 classes, RBF", "[ml][svm]") {

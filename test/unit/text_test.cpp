@@ -8,10 +8,10 @@
 
 using namespace onyx;
 using onyx::test::attr;
+using onyx::test::sattr;
 using strings = std::vector<std::string>;
 
 namespace {
-attribute sattr(std::string n, strings v) { return {std::move(n), std::move(v)}; }
 strings values(const tensor& t) { return {t.data<std::string>(), t.data<std::string>() + t.size()}; }
 }  // namespace
 

@@ -18,11 +18,11 @@
 
 using namespace onyx;
 using onyx::test::attr;
+using onyx::test::sattr;
 
 namespace {
 
 attribute tattr(std::string name, tensor t) { return {std::move(name), std::move(t)}; }
-attribute sattr(std::string name, std::vector<std::string> v) { return {std::move(name), std::move(v)}; }
 tensor f32s(std::vector<float> v) { return tensor::from(v, {static_cast<std::int64_t>(v.size())}); }
 tensor u8s(std::vector<std::uint8_t> v) { return tensor::from(v, {static_cast<std::int64_t>(v.size())}); }
 
