@@ -112,7 +112,7 @@ class allocation_limit_error : public std::bad_alloc {
 /// Calls `f()` (returning a status or a result); an allocation failure inside
 /// it comes back as errc::resource_exhausted prefixed with `where()` (called
 /// only then). Without exceptions, `f()` is called as it is.
-template <class F, class Where> auto catch_allocation_failure(F&& f, Where&& where) -> decltype(f()) {
+template <class F, class Where> auto catch_allocation_failure(F&& f, [[maybe_unused]] Where&& where) -> decltype(f()) {
 #if defined(__cpp_exceptions)
   try {
     return f();
