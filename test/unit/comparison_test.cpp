@@ -8,13 +8,10 @@
 #include "op_harness.hpp"
 
 using namespace onyx;
+using onyx::test::bools;
 
 namespace {
 
-std::vector<bool> bools(const tensor& t) {
-  auto v = t.values<bool>();
-  return std::vector<bool>(v.begin(), v.end());
-}
 
 template <class Op, class T, class F> void check_compare(F f) {
   const std::vector<std::pair<extents, extents>> pairs{{{41}, {41}}, {{3, 17}, {}}, {{2, 1, 9}, {5, 1}}, {{4, 1}, {1, 300}}};

@@ -7,6 +7,7 @@ namespace {
 
 using namespace onyx;
 using onyx::test::attr;
+using onyx::test::f32;
 
 // y[n, g*Mg+m, i*s - pb + k*d] += x[n, g*Cg+c, i] * w[g*Cg+c, m, k], out extents given.
 std::vector<double> reference(const extents& xs, const extents& ws, std::int64_t G, const std::vector<double>& x,
@@ -41,7 +42,6 @@ std::vector<double> reference(const extents& xs, const extents& ws, std::int64_t
   return y;
 }
 
-std::vector<float> f32(const std::vector<double>& v) { return {v.begin(), v.end()}; }
 
 }  // namespace
 

@@ -8,12 +8,9 @@
 #include "op_harness.hpp"
 
 using namespace onyx;
+using onyx::test::bools;
 
 namespace {
-std::vector<bool> bools(const tensor& t) {
-  auto v = t.values<bool>();
-  return std::vector<bool>(v.begin(), v.end());
-}
 std::vector<bool> random_bools(std::size_t n, unsigned seed) {
   std::vector<bool> v;
   for (double d : test::random_values<double>(n, 0, 1, seed)) v.push_back(d < 0.5);

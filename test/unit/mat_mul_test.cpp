@@ -9,8 +9,8 @@ namespace {
 using namespace onyx;
 using onyx::test::attr;
 using onyx::test::random_values;
+using onyx::test::f32;
 
-std::vector<float> f32(const std::vector<double>& v) { return {v.begin(), v.end()}; }
 
 // numpy matmul over broadcast batches, 1-D promotion included.
 std::vector<double> matmul_ref(const std::vector<double>& a, extents as, const std::vector<double>& b, extents bs,

@@ -15,8 +15,8 @@ namespace {
 using namespace onyx;
 using onyx::test::attr;
 using onyx::test::random_values;
+using onyx::test::f32;
 
-std::vector<float> f32(const std::vector<double>& v) { return {v.begin(), v.end()}; }
 
 // Mean and biased variance of x[i0 + k*step] for k < n.
 void moments(const std::vector<double>& x, std::int64_t i0, std::int64_t n, double& mean, double& var) {

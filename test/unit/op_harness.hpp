@@ -107,6 +107,15 @@ inline attribute attr(std::string name, float v) { return {std::move(name), v}; 
 inline attribute attr(std::string name, std::string v) { return {std::move(name), std::move(v)}; }
 inline attribute attr(std::string name, std::vector<std::int64_t> v) { return {std::move(name), std::move(v)}; }
 inline attribute attr(std::string name, std::vector<float> v) { return {std::move(name), std::move(v)}; }
+/// Doubles narrowed to float (references are computed in double).
+inline std::vector<float> f32(const std::vector<double>& v) { return {v.begin(), v.end()}; }
+/// A 1-D int64 tensor of `v`.
+inline tensor i64(std::vector<std::int64_t> v) { return tensor::from(v, {static_cast<std::int64_t>(v.size())}); }
+/// A bool tensor's values.
+inline std::vector<bool> bools(const tensor& t) {
+  auto v = t.values<bool>();
+  return std::vector<bool>(v.begin(), v.end());
+}
 /// A strings attribute (attr's braced lists would read as one string).
 inline attribute sattr(std::string name, std::vector<std::string> v) { return {std::move(name), std::move(v)}; }
 

@@ -13,17 +13,15 @@
 #include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/session.hpp"
+#include "op_harness.hpp"
 #include "temp_path.hpp"
 
 namespace {
 
 using namespace onyx;
 using Catch::Contains;
+using onyx::test::i64;
 
-tensor i64(std::vector<std::int64_t> v) {
-  auto n = static_cast<std::int64_t>(v.size());
-  return tensor::from(v, {n});
-}
 
 std::filesystem::path save(const graph::model_builder& b, const std::string& name) {
   auto p = test::temp_path(name);

@@ -3,10 +3,7 @@
 
 using namespace onyx;
 using onyx::test::run_op;
-
-namespace {
-tensor i64(std::vector<std::int64_t> v) { return tensor::from(v, {static_cast<std::int64_t>(v.size())}); }
-}  // namespace
+using onyx::test::i64;
 
 TEST_CASE("Slice: steps, negative bounds and clamping against a scalar reference") {
   extents s{5, 7, 9};
