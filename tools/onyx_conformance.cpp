@@ -47,6 +47,9 @@
 
 #include "onyx/graph/tensor_proto.hpp"
 #include "onyx/session.hpp"
+#if defined(ONYX_HAVE_CUDA)
+#include "onyx/cuda_session.hpp"
+#endif
 
 namespace fs = std::filesystem;
 
@@ -231,10 +234,24 @@ bool same_values(const onyx::value& a, const onyx::value& b) {
 }
 
 /// Runs one test in this process; empty on success, else why it failed.
+/// Whether tests run through onyx::cuda_session (--backend cuda).
+bool on_gpu = false;
+/// What run_test returns for a test that ran no node on the GPU (--backend cuda).
+constexpr std::string_view no_gpu_node = "no node runs on the GPU";
+
 std::string run_test(const test_case& tc, const random_check& rnd) {
+#if defined(ONYX_HAVE_CUDA)
+  auto opened = on_gpu ? onyx::cuda_session::open(tc.model) : onyx::session::open(tc.model);
+#else
   auto opened = onyx::session::open(tc.model);
+#endif
   if (!opened.ok()) return opened.error().message();
   const auto& s = **opened;
+  if (on_gpu) {
+    const auto nodes = s.nodes();
+    if (std::none_of(nodes.begin(), nodes.end(), [](const onyx::node_info& n) { return n.backend == "cuda"; }))
+      return std::string(no_gpu_node);
+  }
 
   std::vector<fs::path> sets;
   if (tc.light_output.empty()) {
@@ -313,6 +330,10 @@ enum class outcome { pass, fail };
 
 /// Runs `tc` in a child process with a time limit; returns the failure text.
 std::pair<outcome, std::string> run_isolated(const test_case& tc, const random_check& rnd, int timeout_s) {
+  if (on_gpu) {  // in this process: see the header
+    std::string why = run_test(tc, rnd);
+    return {why.empty() ? outcome::pass : outcome::fail, why};
+  }
   int fds[2];
   if (pipe(fds) != 0) return {outcome::fail, "pipe failed"};
   std::fflush(stdout);
@@ -355,11 +376,34 @@ std::pair<outcome, std::string> run_isolated(const test_case& tc, const random_c
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each result as it comes, also into a pipe
   std::vector<std::string> paths;
   std::string pass_list_file, write_list_file, random_list_file, excluded_file;
   int timeout_s = 120;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a == "--backend" && i + 1 < argc) {
+      std::string b = argv[++i];
+      if (b == "cuda") {
+#if defined(ONYX_HAVE_CUDA)
+        if (!onyx::cuda_session::available()) {
+          std::printf("onyx-conformance: --backend cuda: %s: skipped\n", onyx::cuda_session::device().c_str());
+          return 77;  // ctest's SKIP_RETURN_CODE: no GPU here
+        }
+        on_gpu = true;
+        std::printf("backend: cuda on %s, CPU fallback\n", onyx::cuda_session::device().c_str());
+        continue;
+#else
+        std::fprintf(stderr, "onyx-conformance: this build has no CUDA backend (configure with -DONYX_CUDA=ON)\n");
+        return 2;
+#endif
+      }
+      if (b != "cpu") {
+        std::fprintf(stderr, "onyx-conformance: --backend is cpu or cuda, not '%s'\n", b.c_str());
+        return 2;
+      }
+      continue;
+    }
     if ((a == "--pass-list" || a == "--write-pass-list" || a == "--timeout" || a == "--random-list" ||
          a == "--excluded") &&
         i + 1 < argc) {
@@ -370,7 +414,7 @@ int main(int argc, char** argv) {
       else if (a == "--write-pass-list") write_list_file = v;
       else timeout_s = std::max(1, std::atoi(v.c_str()));
     } else if (a.starts_with("-")) {
-      std::fprintf(stderr, "usage: onyx-conformance [--pass-list FILE] [--random-list FILE] [--excluded FILE] [--write-pass-list FILE] [--timeout S] PATH...\n");
+      std::fprintf(stderr, "usage: onyx-conformance [--pass-list FILE] [--random-list FILE] [--excluded FILE] [--write-pass-list FILE] [--timeout S] [--backend cpu|cuda] PATH...\n");
       return 2;
     } else {
       paths.push_back(a);
@@ -466,7 +510,10 @@ int main(int argc, char** argv) {
     }
     auto [res, why] = run_isolated(tc, *rnd, timeout_s);
     std::replace(why.begin(), why.end(), '\n', ' ');
-    if (excluded.count(tc.name)) {
+    if (on_gpu && why == no_gpu_node) {
+      ++skipped;
+      std::printf("SKIP %s: %s\n", tc.name.c_str(), why.c_str());
+    } else if (excluded.count(tc.name)) {
       ++excluded_count;
       if (res == outcome::pass) excluded_passing.push_back(tc.name);
       std::printf("EXCLUDED %s: %s\n", tc.name.c_str(), res == outcome::pass ? "passes now" : why.c_str());

@@ -33,6 +33,9 @@
 #include "onyx/cli/run.hpp"
 #include "onyx/graph/tensor_proto.hpp"
 #include "onyx/session.hpp"
+#if defined(ONYX_HAVE_CUDA)
+#include "onyx/cuda_session.hpp"
+#endif
 
 #ifndef ONYX_DEFAULT_MODEL
 #define ONYX_DEFAULT_MODEL "examples/models/resnet50.onnx"
@@ -45,7 +48,7 @@ const char* usage =
     "                [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]\n"
     "                [--keep-float16] [--dim SYMBOL=N]... [--optimization none|basic|extended|all]\n"
     "                [--save-optimized FILE.onnx] [--profile FILE.json] [--profile-summary]\n"
-    "                [--timeout SECONDS] [--max-allocation MIB]\n";
+    "                [--timeout SECONDS] [--max-allocation MIB] [--backend cpu|cuda]\n";
 
 onyx::result<onyx::value> read_input(const onyx::io_info& in, const std::string& file) {
   auto kind = in.type.kind == onyx::value_kind::sequence ? onyx::graph::proto_kind::sequence
@@ -66,10 +69,35 @@ onyx::status write_value(const onyx::value& v, const std::string& path, const st
 }  // namespace
 
 int main(int argc, char** argv) {
-  auto o = onyx::cli::parse_args(argc, argv, usage);
+  // --backend cpu|cuda: where nodes run (cuda: the GPU, with CPU fallback).
+  std::vector<char*> args(argv, argv + argc);
+  bool gpu = false;
+  for (std::size_t i = 1; i + 1 < args.size(); ++i) {
+    if (std::string_view(args[i]) != "--backend") continue;
+    const std::string_view b = args[i + 1];
+    if (b == "cuda") {
+#if defined(ONYX_HAVE_CUDA)
+      gpu = true;
+#else
+      return onyx::cli::fail("onyx-run", "this build has no CUDA backend (configure with -DONYX_CUDA=ON)");
+#endif
+    } else if (b != "cpu") {
+      return onyx::cli::fail("onyx-run", "--backend is cpu or cuda, not '" + std::string(b) + "'");
+    }
+    args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+    break;
+  }
+  auto o = onyx::cli::parse_args(static_cast<int>(args.size()), args.data(), usage);
   if (!o.ok()) return onyx::cli::fail("onyx-run", o.error().message());
   const std::string model = o->model.empty() ? ONYX_DEFAULT_MODEL : o->model;
   return onyx::cli::run(
-      "onyx-run", *o, [&](const onyx::session_options& so) { return onyx::session::open(model, so); }, read_input,
-      write_output, write_value);
+      "onyx-run", *o,
+      [&](const onyx::session_options& so) -> onyx::result<std::unique_ptr<onyx::session_core>> {
+#if defined(ONYX_HAVE_CUDA)
+        if (gpu) return onyx::cuda_session::open(model, so);
+#endif
+        (void)gpu;
+        return onyx::session::open(model, so);
+      },
+      read_input, write_output, write_value);
 }

@@ -344,6 +344,17 @@ int run_unguarded(const std::string& program, const options& o, Open open, read_
   const auto& s = **opened;
   std::printf("session: created in %.3f ms, peak RSS so far %.1f MiB\n",
               std::chrono::duration<double, std::milli>(c1 - c0).count(), peak_rss_kib() / 1024.0);
+  // Where the nodes run, when some run elsewhere than the CPU (--backend cuda).
+  {
+    std::map<std::string, int> on;
+    int copies = 0;
+    for (const auto& n : s.nodes()) n.op == "onyx.Copy" ? ++copies : ++on[n.backend];
+    if (copies || on.size() > 1 || (on.size() == 1 && on.begin()->first != "cpu")) {
+      std::string line;
+      for (const auto& [backend, count] : on) line += message(line.empty() ? "" : ", ", count, " on ", backend);
+      std::printf("nodes: %s, %d copies\n", line.c_str(), copies);
+    }
+  }
 
   auto has_input = [&](const std::string& name) {
     for (const auto& i : s.inputs())

@@ -116,9 +116,9 @@ class tensor {
     r.device_ = dev;
     return r;
   }
-  /// A tensor over memory kept alive by `owner`.
-  static tensor adopt(std::shared_ptr<void> owner, void* data, dtype t, extents shape) {
-    tensor r = view(data, t, std::move(shape));
+  /// A tensor over memory kept alive by `owner` (a device's memory with `dev`).
+  static tensor adopt(std::shared_ptr<void> owner, void* data, dtype t, extents shape, device dev = {}) {
+    tensor r = view(data, t, std::move(shape), dev);
     r.buffer_ = std::move(owner);
     return r;
   }

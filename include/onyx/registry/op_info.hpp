@@ -35,16 +35,24 @@ struct kernel_entry {
   run_fn run;
   prepare_fn prepare;  // null when the kernel needs no preparation
   plan_fn plan = nullptr;  // null when the kernel has no per-shape step
+  /// Bit i: input i stays on the host when the kernel runs on a device (a
+  /// shape, axes or sizes it reads on the host, or does not read at all):
+  /// no copy is inserted for it. The kernel's `host_inputs`.
+  std::uint32_t host_inputs = 0;
 };
 
 /// Host <-> device copies a non-host backend provides.
 using copy_fn = status (*)(const tensor& from, tensor& to);
+/// A block of a device's memory, freed with the last copy; null when it
+/// cannot be had.
+using allocate_fn = std::shared_ptr<void> (*)(std::size_t bytes);
 
 struct backend_info {
   std::string_view name;
   device_kind device;
   copy_fn to_host;    // null for host devices that share memory
   copy_fn from_host;
+  allocate_fn allocate = nullptr;  // null: the device's memory is host memory
 };
 
 /// One op's kernels on one backend.

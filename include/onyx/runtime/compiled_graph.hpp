@@ -22,6 +22,27 @@ namespace onyx::runtime {
 
 struct compiled_graph;
 
+inline constexpr int device_kinds = 3;  // device_kind values
+
+/// A tensor of `t` and `e` on `dev`: in the memory of `be` when it has its
+/// own (a GPU), else on the host. Throws std::bad_alloc (which the executor
+/// reports as errc::resource_exhausted) when the memory cannot be had.
+inline tensor allocate_on(const backend_info* be, dtype t, const extents& e, device dev) {
+  if (!be || !be->allocate || t == dtype::string) return tensor::uninitialized(t, e, dev);
+  if (std::any_of(e.begin(), e.end(), [](std::int64_t d) { return d < 0; }) || !checked_storage_bytes(t, e))
+    throw std::bad_alloc();
+  auto block = be->allocate(storage_bytes(t, element_count(e)));
+  if (!block) throw std::bad_alloc();
+  void* data = block.get();
+  return tensor::adopt(std::move(block), data, t, e, dev);
+}
+
+/// A block of `bytes` on device `d` of `be` (host memory when it has none of
+/// its own); null when it cannot be had.
+inline std::shared_ptr<void> try_allocate_block(const backend_info* be, std::size_t bytes) {
+  return be && be->allocate ? be->allocate(bytes) : try_allocate_aligned(bytes);
+}
+
 struct bound_node {
   const graph::node* node = nullptr;
   const kernel_entry* kernel = nullptr;
@@ -42,6 +63,8 @@ struct compiled_graph {
   std::vector<bound_node> nodes;
   std::vector<int> capture_sources;  // per g->captures entry: the value id in the enclosing graph
   std::vector<device_kind> devices;  // per value: where its memory lives
+  /// Per device_kind: the backend whose memory it is (null: the host's).
+  std::array<const backend_info*, device_kinds> device_backends{};
   /// Per value: 1 where a constant was freed after its readers' prepare
   /// consumed it (kernel.hpp); runs bind a data-less tensor of its type there.
   std::vector<char> released;
@@ -101,11 +124,13 @@ inline status insert_copies(graph::graph& g, graph::inferred& st, std::vector<bo
     int copy = add_value(id, dev, be);
     if (g.values[id].constant) {  // copied once, now
       const tensor& t = *g.values[id].constant;
-      tensor c = tensor::uninitialized(t.type(), t.shape(), device{dev});
+      tensor c = allocate_on(be, t.type(), t.shape(), device{dev});
       if (be && be->from_host) ONYX_TRY(be->from_host(t, c));
       else std::memcpy(c.raw(), t.raw(), t.bytes());
       g.values[copy].constant = c;
-      st.known[copy] = std::move(c);
+      // Inference reads known values on the host: a copy in a device's own
+      // memory is not one of them.
+      if (!be || !be->allocate) st.known[copy] = std::move(c);
     } else {
       graph::node n;
       n.name = g.values[id].name + "/copy_to_" + to_string(device{dev});
@@ -129,9 +154,13 @@ inline status insert_copies(graph::graph& g, graph::inferred& st, std::vector<bo
     auto& n = g.nodes[k];
     const backend_info* be = bound[k].backend->device == host ? nullptr : bound[k].backend;
     device_kind dev = bound[k].backend->device;
-    for (auto& in : n.inputs) {
+    const std::uint32_t on_host = be ? bound[k].kernel->host_inputs : 0;
+    for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+      auto& in = n.inputs[i];
       if (in < 0) continue;
-      ONYX_ASSIGN(in, on_device(in, dev, be));
+      // A shape or axes input the device kernel reads on the host stays there.
+      const bool stays = i < 32 && (on_host >> i) & 1u;
+      ONYX_ASSIGN(in, on_device(in, stays ? host : dev, stays ? nullptr : be));
     }
     for (int o : n.outputs)
       if (o >= 0) devices[o] = dev, backend_of[o] = be;
@@ -325,7 +354,10 @@ inline result<std::shared_ptr<const compiled_graph>> compile(std::shared_ptr<gra
                      ", but this program was built for the host only (ONYX_HOST_ONLY)");
   cg->devices.assign(g->values.size(), device_kind::cpu);
 #else
-  ONYX_TRY(insert_copies(*g, cg->types, bound, cg->devices));
+  for (const auto& b : bound)
+    if (b.backend->device != device_kind::cpu) cg->device_backends[static_cast<int>(b.backend->device)] = b.backend;
+  ONYX_TRY(catch_allocation_failure([&] { return insert_copies(*g, cg->types, bound, cg->devices); },
+                                    [] { return std::string("copying constants to the device"); }));
 #endif
 
   // Prepare in order, freeing each consumed constant after its last reader's

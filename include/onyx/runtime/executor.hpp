@@ -30,7 +30,6 @@
 namespace onyx::runtime {
 
 inline constexpr std::size_t unplanned = std::numeric_limits<std::size_t>::max();
-inline constexpr int device_kinds = 3;  // device_kind values
 
 /// A step's kernel plan, made with the plan's shapes.
 struct step_plan {
@@ -371,7 +370,7 @@ class node_context final : public kernel_context {
       std::abort();
 #endif
     }
-    return tensor::uninitialized(t, shape, device{node_->backend->device});
+    return allocate_on(node_->backend, t, shape, device{node_->backend->device});
   }
   void set_limits(const memory_limits& l) { limits_ = l; }
   status run_subgraph(int index, std::span<const value> inputs, std::vector<value>& outputs) override;
@@ -411,7 +410,7 @@ inline status bind_plan(const compiled_graph& cg, const shaped_plan* plan, run_c
   const auto& g = *cg.g;
   for (int d = 0; plan && d < device_kinds; ++d)
     if (rc.arena_bytes[d] < plan->arena_bytes[d]) {
-      auto arena = try_allocate_aligned(plan->arena_bytes[d]);
+      auto arena = try_allocate_block(cg.device_backends[d], plan->arena_bytes[d]);
       if (!arena)
         return failure(errc::resource_exhausted, "running graph '", g.name, "' on inputs of these shapes needs ",
                        byte_count(plan->arena_bytes[d]), " for its tensors and kernel scratch, more than can be allocated");
@@ -429,7 +428,17 @@ inline status bind_plan(const compiled_graph& cg, const shaped_plan* plan, run_c
     else if (cg.released[id])  // its readers consumed it at prepare: type and shape only
       rc.slots[id] = tensor::view(nullptr, cg.types.types[id].type, *cg.types.types[id].shape.concrete_extents(),
                                   device{cg.devices[id]});
-    else if (st.known[id]) rc.slots[id] = *st.known[id];
+    else if (st.known[id]) {
+      // Known on the host by inference; a device with memory of its own gets a copy.
+      const backend_info* be = cg.device_backends[static_cast<int>(cg.devices[id])];
+      if (be && be->allocate && be->from_host && st.known[id]->type() != dtype::string) {
+        tensor on_device = allocate_on(be, st.known[id]->type(), st.known[id]->shape(), device{cg.devices[id]});
+        ONYX_TRY(be->from_host(*st.known[id], on_device));
+        rc.slots[id] = std::move(on_device);
+      } else {
+        rc.slots[id] = *st.known[id];
+      }
+    }
     else if (plan && plan->offsets[id] != unplanned) {
       const auto& t = st.types[id];
       auto d = cg.devices[id];
@@ -470,7 +479,7 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
       ONYX_TRY(check_allocation(cg.limits, t, e, output_name));
       return catch_allocation_failure(
           [&] {
-            out = tensor::uninitialized(t, e, device{cg.devices[id]});
+            out = allocate_on(cg.device_backends[static_cast<int>(cg.devices[id])], t, e, device{cg.devices[id]});
             return ok();
           },
           output_name);
@@ -505,10 +514,14 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
       const value& v = *rc.in_ptrs[s][i];
       if (v.is_none() && !st.types[n.inputs[i]].optional)
         return failure(errc::internal, n.label(), ": input '", g.values[n.inputs[i]].name, "' has no value");
-      // The device invariant: a kernel only ever reads its own device's memory.
-      if (v.is_tensor() && b.kernel != &copy_kernel && v.as_tensor().where().kind != b.backend->device)
+      // The device invariant: a kernel only ever reads its own device's
+      // memory, and the host inputs it names (kernel_entry::host_inputs) on the host.
+      const bool on_host = b.backend->device != device_kind::cpu && i < 32 && (b.kernel->host_inputs >> i) & 1u;
+      const device_kind want = on_host ? device_kind::cpu : b.backend->device;
+      if (v.is_tensor() && b.kernel != &copy_kernel && v.as_tensor().where().kind != want)
         return failure(errc::internal, n.label(), ": input '", g.values[n.inputs[i]].name, "' is on ",
-                       to_string(v.as_tensor().where()), ", the kernel runs on ", b.backend->name);
+                       to_string(v.as_tensor().where()), ", the kernel reads it on ",
+                       on_host ? std::string_view("cpu") : b.backend->name);
     }
     node_context ctx(pool, &b, &rc);
     ctx.set_limits(cg.limits);
@@ -532,7 +545,7 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
 #endif
     // Allocation failures inside the kernel (its outputs over the limits,
     // its own buffers) end the run with the node named.
-    status r = catch_allocation_failure([&] { return planned ? b.kernel->run(c) : run_with_plan_here(*b.kernel, c, pool); },
+    status r = catch_allocation_failure([&] { return planned ? b.kernel->run(c) : run_with_plan_here(*b.kernel, c, pool, b.backend); },
                                         [&] { return std::string("allocating inside the kernel"); });
     if (rc.observer) rc.observer->after(n);
 #if !defined(ONYX_NO_PROFILE)  // session.hpp: a program built without profiling records nothing

@@ -35,7 +35,8 @@ class standalone_context final : public kernel_context {
 /// its scratch, when the kernel has a plan step. For calls outside a shaped
 /// plan: subgraph bodies, nodes whose input shapes the plan could not know,
 /// runtime::invoke.
-inline status run_with_plan_here(const kernel_entry& k, kernel_call& c, const thread_pool* pool) {
+inline status run_with_plan_here(const kernel_entry& k, kernel_call& c, const thread_pool* pool,
+                                 const backend_info* backend = nullptr) {
   if (!k.plan) return k.run(c);
   std::vector<value_type> types(c.in_.size());
   for (std::size_t i = 0; i < c.in_.size(); ++i) {
@@ -53,7 +54,10 @@ inline status run_with_plan_here(const kernel_entry& k, kernel_call& c, const th
   p.inputs_ = types;
   p.pool_ = pool;
   ONYX_ASSIGN(kernel_plan kp, k.plan(p));
-  std::shared_ptr<void> scratch = allocate_aligned(kp.scratch_bytes);
+  // In the memory of the kernel's device (a GPU's own, where it has some).
+  std::shared_ptr<void> scratch =
+      backend && backend->allocate ? backend->allocate(kp.scratch_bytes) : allocate_aligned(kp.scratch_bytes);
+  if (!scratch) return failure(errc::resource_exhausted, "no room for the kernel's scratch of ", kp.scratch_bytes, " bytes");
   c.plan_ = kp.object.get();
   c.scratch_ = std::span<std::byte>(static_cast<std::byte*>(scratch.get()), kp.scratch_bytes);
   return k.run(c);

@@ -65,14 +65,24 @@ struct readers {
   int sole(int id) const { return count[id] == 1 ? only[id] : -1; }
 };
 
+/// The index, in the registry's backend order, of the first backend with a
+/// kernel for `n`'s type signature; -1 when none has one.
+inline int preferred_backend(const node& n, const inferred& st) {
+  const auto key = signature_of(n, st).key();
+  for (std::size_t i = 0; i < n.op->kernels.size(); ++i)
+    if (n.op->kernels[i].find(key)) return static_cast<int>(i);
+  return -1;
+}
+
 /// Puts `replacement` (its op, typed attributes, inputs and outputs set) in
 /// place of `at` when some backend has a kernel for its type signature;
 /// returns false, leaving `at` as it was, when none has.
 inline bool replace_if_kernel(node& at, node&& replacement, const inferred& st) {
-  const auto key = signature_of(replacement, st).key();
-  bool found = false;
-  for (const auto& bk : replacement.op->kernels) found = found || bk.find(key);
-  if (!found) return false;
+  const int to = preferred_backend(replacement, st);
+  if (to < 0) return false;
+  // A fusion must not move work to a less preferred backend (a GPU node's
+  // fused form that only the CPU has would cost two copies, not save a pass).
+  if (const int from = at.op ? preferred_backend(at, st) : -1; from >= 0 && to > from) return false;
   at = std::move(replacement);
   return true;
 }

@@ -126,11 +126,20 @@ constexpr plan_fn plan_for() {
     return nullptr;
 }
 
+/// The inputs `kernel<Op, B>` reads on the host (kernel_entry::host_inputs).
+template <class Op, class B>
+constexpr std::uint32_t host_inputs_of() {
+  if constexpr (requires { kernel<Op, B>::host_inputs; })
+    return kernel<Op, B>::host_inputs;
+  else
+    return 0;
+}
+
 /// The kernel entries of `Sigs` (an array of signatures, a template argument).
 template <class Op, class B, auto Sigs, std::size_t... I> constexpr auto make_entries(std::index_sequence<I...>) {
   return std::array<kernel_entry, sizeof...(I)>{kernel_entry{Sigs[I].key(), Sigs[I], &run_thunk<Op, B, Sigs[I]>,
                                                              prepare_for<Op, B, Sigs[I]>(),
-                                                             plan_for<Op, B, Sigs[I]>()}...};
+                                                             plan_for<Op, B, Sigs[I]>(), host_inputs_of<Op, B>()}...};
 }
 
 /// The signatures of `kernel<Op, B>` that `Keep` lists (every one when Keep
@@ -194,6 +203,10 @@ template <class B> inline constexpr backend_info backend_info_v{
     [] {
       if constexpr (requires { &B::from_host; }) return &B::from_host;
       else return copy_fn{nullptr};
+    }(),
+    [] {
+      if constexpr (requires { &B::allocate; }) return &B::allocate;
+      else return allocate_fn{nullptr};
     }()};
 
 template <class E, class... Bs> inline constexpr std::array<backend_kernels, sizeof...(Bs)> kernels_v{

@@ -1,0 +1,38 @@
+#!/bin/bash
+# bench/cuda/run_device.sh: the GPU checks of the CUDA backend in one go, on a
+# machine with an NVIDIA GPU, from a payload packed by bench/cuda/pack.sh
+# (binaries built here with the CUDA backend, the libraries they need, the
+# ONNX node tests of the ops with CUDA kernels):
+#
+#   bench/cuda/run_device.sh PAYLOAD.tar.gz OUT_DIR [unit|conformance|models]...
+#
+# unit: onyx_cuda_tests (every CUDA kernel against the CPU's); conformance:
+# onyx-conformance --backend cuda, writing OUT_DIR/cuda_pass_list.txt;
+# models: ResNet-50 and BERT-base exported from PyTorch there, onyx against
+# PyTorch eager (torch_models.py, compare.py). All three when none is named.
+set -u
+payload=$1 out=$2
+shift 2
+steps=${*:-unit conformance models}
+here=$(cd "$(dirname "$0")" && pwd)
+work=/tmp/onyx_device
+mkdir -p "$work" "$out"
+tar xzf "$payload" -C "$work"
+cublas_dir=$(python3 -c 'import nvidia.cublas, os; print(os.path.join(list(nvidia.cublas.__path__)[0], "lib"))' 2>/dev/null)
+export LD_LIBRARY_PATH=$work/lib:/usr/local/cuda/lib64:${cublas_dir}:${LD_LIBRARY_PATH:-}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+for step in $steps; do
+  echo "=== $step"
+  case $step in
+    unit)
+      timeout 90 "$work/bin/onyx_cuda_tests" 2>&1 | tee "$out/unit.txt" | tail -80 ;;
+    conformance)
+      timeout 120 "$work/bin/onyx-conformance" --backend cuda --write-pass-list "$out/cuda_pass_list.txt" \
+        "$work/node" > "$out/conformance.txt" 2>&1
+      grep -E "^(FAIL)" "$out/conformance.txt" | head -60
+      tail -3 "$out/conformance.txt" ;;
+    models)
+      timeout 150 python3 "$here/torch_models.py" "$work/models" --runs 30 2>&1 | grep -v Warning | tail -20
+      timeout 150 python3 "$here/compare.py" "$work/models" "$work/bin/onyx-run" --runs 30 2>&1 | tee "$out/models.txt" ;;
+  esac
+done

@@ -1,0 +1,51 @@
+// kernels/cuda/backend.hpp: the CUDA backend policy, as the host compiler sees it.
+//
+//   using reg = onyx::registry<my_ops, onyx::backend_list<onyx::cuda, onyx::cpu>>;
+//
+// A node runs on the first listed backend with a kernel for its (op, type
+// signature); everything else falls back to the CPU, with copies inserted
+// (runtime/compiled_graph.hpp). Values on the GPU live in device memory: the
+// run's planned arena is one cudaMalloc per run context, grown by plan;
+// constants are copied once, at load.
+//
+// Streams: kernels launch on the calling thread's default stream
+// (cudaStreamPerThread), so concurrent runs from several threads do not
+// serialize on one stream, and a copy back to the host waits for that
+// thread's work only. cuBLAS handles are per thread too.
+//
+// This header includes no CUDA header: device code lives in the .cu files of
+// this folder, and the kernel structs (kernels/cuda/<op>.hpp) call the
+// launchers declared in kernels/cuda/launch.hpp. Built with -DONYX_CUDA=ON
+// (cmake/cuda.cmake); a build without it is unchanged.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "onyx/core/status.hpp"
+#include "onyx/core/tensor.hpp"
+
+namespace onyx {
+
+/// The CUDA backend (NVIDIA GPUs, one device: index 0).
+struct cuda {
+  static constexpr std::string_view name = "cuda";
+  static constexpr device_kind device = device_kind::cuda;
+  /// Device -> host, waiting for the calling thread's stream.
+  static status to_host(const tensor& from, tensor& to);
+  /// Host -> device, ordered on the calling thread's stream.
+  static status from_host(const tensor& from, tensor& to);
+  /// `bytes` of device memory (cudaMalloc), freed with the last copy; null
+  /// when the device has no room.
+  static std::shared_ptr<void> allocate(std::size_t bytes);
+  /// Whether a CUDA device and a driver that runs this build's code are present.
+  static bool available();
+  /// The device's name and compute capability ("NVIDIA H200 (sm_90)"), or
+  /// why there is none.
+  static std::string describe();
+  /// Waits for the calling thread's work on the device.
+  static status synchronize();
+};
+
+}  // namespace onyx
