@@ -51,6 +51,26 @@ target_include_directories(onyx_cuda_device PRIVATE ${PROJECT_SOURCE_DIR} ${PROJ
 target_compile_options(onyx_cuda_device PRIVATE -diag-suppress=2810)
 
 add_library(onyx_cuda STATIC cmake/prebuilt/cuda_session.cpp $<TARGET_OBJECTS:onyx_cuda_device>)
+# The kernel tables, one TU per kernel header (as cmake/kernels.cmake does for
+# the CPU's), each instantiating prebuilt_kernels<Op, cuda> for the ops its
+# header specializes; the session TU only takes their addresses.
+file(GLOB onyx_cuda_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/cuda/*.hpp)
+foreach(path IN LISTS onyx_cuda_headers)
+  file(STRINGS ${path} specializations REGEX "struct kernel<ops::[A-Za-z:]+, cuda>")
+  if(NOT specializations)
+    continue()
+  endif()
+  set(ONYX_INSTANTIATIONS "")
+  foreach(line IN LISTS specializations)
+    string(REGEX MATCH "kernel<ops::([A-Za-z:]+), cuda>" _ "${line}")
+    string(APPEND ONYX_INSTANTIATIONS "template struct onyx::prebuilt_kernels<onyx::ops::${CMAKE_MATCH_1}, onyx::cuda>;\n")
+  endforeach()
+  get_filename_component(name ${path} NAME_WE)
+  set(ONYX_KERNEL_HEADER kernels/cuda/${name}.hpp)
+  set(tu ${PROJECT_BINARY_DIR}/kernels/cuda/${name}.cpp)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/prebuilt/kernel_header.cpp.in ${tu} @ONLY)
+  target_sources(onyx_cuda PRIVATE ${tu})
+endforeach()
 set_target_properties(onyx_cuda PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(onyx_cuda PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)
 target_link_libraries(onyx_cuda PUBLIC onyx_runtime CUDA::cudart_static CUDA::cublas)

@@ -47,7 +47,7 @@ const char* usage =
     "usage: onyx-run [MODEL] [--input NAME=FILE.pb]... [--shape NAME=2x3x224x224]...\n"
     "                [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]\n"
     "                [--keep-float16] [--dim SYMBOL=N]... [--optimization none|basic|extended|all]\n"
-    "                [--save-optimized FILE.onnx] [--profile FILE.json] [--profile-summary]\n"
+    "                [--save-optimized FILE.onnx] [--profile FILE.json] [--profile-summary] [--list-nodes]\n"
     "                [--timeout SECONDS] [--max-allocation MIB] [--backend cpu|cuda]\n";
 
 onyx::result<onyx::value> read_input(const onyx::io_info& in, const std::string& file) {

@@ -9,7 +9,9 @@
 # unit: onyx_cuda_tests (every CUDA kernel against the CPU's); conformance:
 # onyx-conformance --backend cuda, writing OUT_DIR/cuda_pass_list.txt;
 # models: ResNet-50 and BERT-base exported from PyTorch there, onyx against
-# PyTorch eager (torch_models.py, compare.py). All three when none is named.
+# PyTorch eager (torch_models.py, compare.py); profile: BERT-base's host
+# time per op and the nodes that fall back to the CPU. unit, conformance and
+# models when none is named.
 set -u
 payload=$1 out=$2
 shift 2
@@ -34,5 +36,13 @@ for step in $steps; do
     models)
       timeout 150 python3 "$here/torch_models.py" "$work/models" --runs 30 2>&1 | grep -v Warning | tail -20
       timeout 150 python3 "$here/compare.py" "$work/models" "$work/bin/onyx-run" --runs 30 2>&1 | tee "$out/models.txt" ;;
+    profile)  # where a BERT-base run spends its host time, and which nodes fall back
+      timeout 120 python3 "$here/torch_models.py" "$work/models" --only bert_base --dtypes float32 --batches 1 \
+        --runs 5 2>&1 | tail -2
+      m=$work/models/bert_base
+      timeout 60 "$work/bin/onyx-run" "$m/model.onnx" --backend cuda --list-nodes --profile-summary --runs 20 \
+        --input input_ids="$m/b1_input_0.pb" --input attention_mask="$m/b1_input_1.pb" > "$out/profile.txt" 2>&1
+      grep -E "^node (cpu|cuda onyx.Copy)" "$out/profile.txt"
+      grep -vE "^node " "$out/profile.txt" | tail -45 ;;
   esac
 done

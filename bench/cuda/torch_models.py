@@ -2,7 +2,7 @@
 """Exports ResNet-50 and a BERT-base encoder from PyTorch (random weights, a
 fixed seed) to ONNX, and times PyTorch eager on the GPU on the same inputs.
 
-    torch_models.py OUT_DIR [--runs N]
+    torch_models.py OUT_DIR [--runs N] [--only NAME] [--dtypes float32,float16] [--batches 1,8]
 
 Writes OUT_DIR/<name>/model.onnx and model_fp16.onnx (torch.onnx.export of
 the float32 model and of the same model in float16, on the GPU), the inputs
@@ -52,7 +52,12 @@ def save(arr, path, name):
 
 def main():
     out = sys.argv[1]
-    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 50
+    def arg(name, default):
+        return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+    runs = int(arg("--runs", "50"))
+    only = arg("--only", "")
+    dtypes = arg("--dtypes", "float32,float16").split(",")
+    batches = [int(b) for b in arg("--batches", "1,8").split(",")]
     torch.manual_seed(0)
     dev = torch.device("cuda")
     # float32 as float32: no TF32 in eager's convolutions either (PyTorch
@@ -70,19 +75,22 @@ def main():
          lambda b: (torch.randint(0, 30522, (b, 128)), torch.ones(b, 128, dtype=torch.int64)),
          ["input_ids", "attention_mask"], {"input_ids": {0: "batch"}, "attention_mask": {0: "batch"}}),
     ]:
+        if only and name != only:
+            continue
         folder = os.path.join(out, name)
         with torch.no_grad():
             export(model, make_inputs(1), names, os.path.join(folder, "model.onnx"), dyn)
             half = lambda ts: tuple(t.half().to(dev) if t.is_floating_point() else t.to(dev) for t in ts)
-            export(model.to(dev).half(), half(make_inputs(1)), names, os.path.join(folder, "model_fp16.onnx"), dyn)
-            model.float().cpu()
-            for batch in (1, 8):
+            if "float16" in dtypes:
+                export(model.to(dev).half(), half(make_inputs(1)), names, os.path.join(folder, "model_fp16.onnx"), dyn)
+                model.float().cpu()
+            for batch in batches:
                 inputs = make_inputs(batch)
                 for i, t in enumerate(inputs):
                     save(t.numpy(), os.path.join(folder, f"b{batch}_input_{i}.pb"), names[i])
                     if t.is_floating_point():
                         save(t.half().numpy(), os.path.join(folder, f"b{batch}_fp16_input_{i}.pb"), names[i])
-                for dtype in ("float32", "float16"):
+                for dtype in dtypes:
                     m = model.to(dev).to(torch.float16 if dtype == "float16" else torch.float32)
                     mdt = next(m.parameters()).dtype
                     dev_in = [t.to(dev).to(mdt) if t.is_floating_point() else t.to(dev) for t in inputs]

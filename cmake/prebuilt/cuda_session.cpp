@@ -1,30 +1,18 @@
 // cmake/prebuilt/cuda_session.cpp: the CUDA session and its op table (every
 // op; CUDA kernels first, the CPU's linked from onyx_runtime).
 //
-// The CUDA kernel tables are instantiated here: taking the address of
-// prebuilt_kernels<Op, cuda>::entries for each op with a CUDA kernel
-// compiles its table into this TU, where the registry links it.
+// The CUDA kernel tables are compiled one TU per kernel header
+// (cmake/cuda.cmake); this TU only links them, as all_ops.cpp does the CPU's.
 #include "kernels/cpu/all_kernels.hpp"
 #include "kernels/cuda/all_kernels.hpp"
 #include "onyx/all_ops.hpp"
 #include "onyx/cuda_session.hpp"
 #include "onyx/graph/loader.hpp"
-#include "onyx/registry/detail/prebuilt_definition.hpp"
+#include "onyx/registry/prebuilt.hpp"
 
 namespace onyx {
 
 namespace {
-
-template <class... Ops>
-constexpr auto cuda_tables(op_list<Ops...>) {
-  return std::array<std::span<const kernel_entry> (*)(), sizeof...(Ops)>{[] {
-    if constexpr (has_kernel<Ops, cuda>)
-      return &prebuilt_kernels<Ops, cuda>::entries;
-    else
-      return static_cast<std::span<const kernel_entry> (*)()>(nullptr);
-  }()...};
-}
-[[maybe_unused]] const auto instantiated = cuda_tables(onyx::all_ops{});
 
 status require_device() {
   if (cuda::available()) return ok();

@@ -34,7 +34,7 @@ struct cuda {
   static constexpr device_kind device = device_kind::cuda;
   /// Device -> host, waiting for the calling thread's stream.
   static status to_host(const tensor& from, tensor& to);
-  /// Host -> device, ordered on the calling thread's stream.
+  /// Host -> device, on the calling thread's stream; returns when the copy is done.
   static status from_host(const tensor& from, tensor& to);
   /// `bytes` of device memory (cudaMalloc), freed with the last copy; null
   /// when the device has no room.

@@ -48,6 +48,12 @@ status gemm(const gemm_args& g) {
   // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: B and A
   // swap places and keep their transposition flags.
   const float alpha = g.alpha, beta = g.beta;
+  if (g.batch == 1)  // the plain call: cuBLAS's batched path may choose other kernels
+    return check_blas(cublasGemmEx(h, g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                   static_cast<int>(g.n), static_cast<int>(g.m), static_cast<int>(g.k), &alpha, g.b,
+                                   type, static_cast<int>(g.ldb), g.a, type, static_cast<int>(g.lda), &beta, g.c, type,
+                                   static_cast<int>(g.ldc), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                      "matrix product");
   return check_blas(
       cublasGemmStridedBatchedEx(h, g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
                                  static_cast<int>(g.n), static_cast<int>(g.m), static_cast<int>(g.k), &alpha, g.b, type,

@@ -26,9 +26,13 @@ namespace onyx {
 namespace kernels::cuda {
 
 /// Element types the movement kernels take (by width: 1, 2, 4 or 8 bytes).
+/// Not int32, int64 or bool: tensors of those are shapes, indices and masks
+/// in the models we run, which the CPU computes (inference knows most of them
+/// before the run, so they cost nothing) and the GPU kernels read on the host.
+/// Moved to the GPU, a shape would come back for the next Reshape, and the
+/// shapes after it would be unknown until the run.
 inline constexpr dtype_set movable = floats | dtypes::bf16 | dtypes::f64 | dtypes::i8 | dtypes::u8 | dtypes::i16 |
-                                     dtypes::u16 | dtypes::i32 | dtypes::u32 | dtypes::i64 | dtypes::u64 |
-                                     dtypes::boolean;
+                                     dtypes::u16;
 
 /// Output 0 holds input 0's bytes under another shape (planned by inference).
 template <class Op, std::uint32_t HostInputs = 0>
@@ -250,11 +254,12 @@ struct kernel<ops::Concat, cuda> {
   }
 };
 
-/// Cast between float32, float16, int32, int64 and bool.
+/// Cast from float32, float16, int32, int64 and bool to float32 and float16
+/// (a cast to an integer type is shape or index work: the CPU's).
 template <>
 struct kernel<ops::Cast, cuda> {
   static constexpr dtype_set castable = kcu::floats | dtypes::i32 | dtypes::i64 | dtypes::boolean;
-  static constexpr std::array types{castable, castable};
+  static constexpr std::array types{castable, kcu::floats};
   template <ops::signature S>
   static status run(const call<ops::Cast>& c) {
     if constexpr (S[0] == S[1]) return kcu::same_bytes(c.input(0), c.output(0));

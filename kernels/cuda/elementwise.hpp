@@ -59,7 +59,9 @@ struct binary_kernel {
   }
 };
 
-inline constexpr dtype_set arithmetic = floats | dtypes::i32 | dtypes::i64;
+/// Float only: integer arithmetic is shape arithmetic, which stays on the CPU
+/// (see data_movement.hpp's `movable`).
+inline constexpr dtype_set arithmetic = floats;
 
 }  // namespace kernels::cuda
 

@@ -31,10 +31,16 @@ status launched(const char* what) { return check(cudaGetLastError(), what); }
 cudaStream_t stream() { return cudaStreamPerThread; }
 
 namespace {
+/// cuBLAS's workspace per handle: split-K and other algorithms use it. Given
+/// once, it is never allocated (and freed, which waits for the device) per call.
+constexpr std::size_t blas_workspace_bytes = std::size_t{32} << 20;
+
 struct blas_handle {
   cublasHandle_t h = nullptr;
+  void* workspace = nullptr;
   ~blas_handle() {
     if (h) cublasDestroy(h);
+    if (workspace) cudaFree(workspace);
   }
 };
 }  // namespace
@@ -44,6 +50,10 @@ cublasHandle_t blas() {
   if (!handle.h) {
     if (cublasCreate(&handle.h) != CUBLAS_STATUS_SUCCESS) return nullptr;
     cublasSetStream(handle.h, stream());
+    if (cudaMalloc(&handle.workspace, blas_workspace_bytes) == cudaSuccess)
+      cublasSetWorkspace(handle.h, handle.workspace, blas_workspace_bytes);
+    else
+      (void)cudaGetLastError(), handle.workspace = nullptr;
     // Results equal plain float32 arithmetic's: no TF32 unless asked for.
     cublasSetMathMode(handle.h, CUBLAS_DEFAULT_MATH);
   }
@@ -69,19 +79,44 @@ status cuda::from_host(const tensor& from, tensor& to) {
     return status(errc::internal, "cuda::from_host between the wrong devices");
   if (from.bytes() != to.bytes()) return status(errc::internal, "cuda::from_host between tensors of different sizes");
   if (from.bytes() == 0) return ok();
-  // From pageable memory the call returns once the bytes are staged, so the
-  // host tensor may change or go right after.
-  return kcu::check(cudaMemcpyAsync(to.raw(), from.raw(), from.bytes(), cudaMemcpyHostToDevice, kcu::stream()),
-                    "copying to the GPU");
+  ONYX_TRY(kcu::check(cudaMemcpyAsync(to.raw(), from.raw(), from.bytes(), cudaMemcpyHostToDevice, kcu::stream()),
+                      "copying to the GPU"));
+  // Waits for the copy: a constant copied at load is read by runs on other
+  // threads' streams, which would not wait for this one. (A copy from
+  // pageable memory waits for the stream's earlier work anyway.)
+  return kcu::check(cudaStreamSynchronize(kcu::stream()), "copying to the GPU");
 }
 
+namespace {
+/// The device's stream-ordered pool (cudaMallocAsync), told to keep what is
+/// freed: a value the plan could not place (its shape known only at run time)
+/// is then allocated and freed each run without a cudaMalloc or a cudaFree,
+/// which waits for the whole device.
+bool keep_freed_memory() {
+  cudaMemPool_t pool = nullptr;
+  if (cudaDeviceGetDefaultMemPool(&pool, 0) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  std::uint64_t keep = UINT64_MAX;
+  (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  (void)cudaGetLastError();
+  return true;
+}
+}  // namespace
+
 std::shared_ptr<void> cuda::allocate(std::size_t bytes) {
+  static const bool pooled = keep_freed_memory();
   void* p = nullptr;
-  if (cudaMalloc(&p, bytes ? bytes : 1) != cudaSuccess) {
+  // Ordered on the calling thread's stream, as is the free: memory a run
+  // frees is reused by its later kernels, never under a kernel still running.
+  const cudaError_t e = pooled ? cudaMallocAsync(&p, bytes ? bytes : 1, kcu::stream()) : cudaMalloc(&p, bytes ? bytes : 1);
+  if (e != cudaSuccess) {
     (void)cudaGetLastError();
     return nullptr;
   }
-  return std::shared_ptr<void>(p, [](void* q) { cudaFree(q); });
+  if (!pooled) return std::shared_ptr<void>(p, [](void* q) { cudaFree(q); });
+  return std::shared_ptr<void>(p, [](void* q) { cudaFreeAsync(q, kcu::stream()); });
 }
 
 bool cuda::available() {

@@ -5,7 +5,7 @@
 //   PROGRAM [MODEL] [--input NAME=FILE.pb]... [--shape NAME=2x3x224x224]...
 //           [--threads N] [--warmup W] [--runs R] [--output-dir DIR] [--dump-stages DIR]
 //           [--keep-float16] [--dim SYMBOL=N]... [--optimization none|basic|extended|all]
-//           [--save-optimized FILE.onnx] [--profile FILE.json] [--profile-summary]
+//           [--save-optimized FILE.onnx] [--profile FILE.json] [--profile-summary] [--list-nodes]
 //           [--timeout SECONDS] [--max-allocation MIB]
 //
 // --timeout ends each run that takes longer (run_options::timeout: checked
@@ -63,6 +63,7 @@ struct options {
   graph::passes::optimization_level level = graph::passes::optimization_level::all;
   std::string save_optimized, profile;
   bool profile_summary = false;
+  bool list_nodes = false;               // --list-nodes: each node's op and backend
   double timeout_s = 0;                  // --timeout: 0 = none
   std::size_t max_allocation_bytes = 0;  // --max-allocation (MiB): 0 = the default
 };
@@ -121,7 +122,7 @@ namespace detail {
 /// The options, those before `keep_float16` taking a value.
 enum class option : unsigned char {
   input, shape, dim, threads, warmup, runs, output_dir, dump_stages, optimization, save_optimized, profile, timeout,
-  max_allocation, keep_float16, profile_summary, help
+  max_allocation, keep_float16, profile_summary, list_nodes, help
 };
 struct option_name {
   const char* name;
@@ -135,7 +136,7 @@ inline constexpr option_name option_names[] = {
     {"--optimization", option::optimization}, {"--save-optimized", option::save_optimized},
     {"--profile", option::profile},       {"--timeout", option::timeout},
     {"--max-allocation", option::max_allocation}, {"--keep-float16", option::keep_float16},
-    {"--profile-summary", option::profile_summary}, {"-h", option::help},
+    {"--profile-summary", option::profile_summary}, {"--list-nodes", option::list_nodes}, {"-h", option::help},
     {"--help", option::help}};
 }  // namespace detail
 
@@ -230,6 +231,7 @@ inline onyx::result<options> parse_args(int argc, char** argv, const char* usage
         o.max_allocation_bytes = static_cast<std::size_t>(n) << 20;
         break;
       case option::keep_float16: o.keep_float16 = true; break;
+      case option::list_nodes: o.list_nodes = true; break;
       case option::profile_summary: o.profile_summary = true; break;
       case option::help:
         std::fputs(usage, stdout);
@@ -354,6 +356,8 @@ int run_unguarded(const std::string& program, const options& o, Open open, read_
       for (const auto& [backend, count] : on) line += message(line.empty() ? "" : ", ", count, " on ", backend);
       std::printf("nodes: %s, %d copies\n", line.c_str(), copies);
     }
+    if (o.list_nodes)
+      for (const auto& n : s.nodes()) std::printf("node %s %s %s\n", n.backend.c_str(), n.op.c_str(), n.name.c_str());
   }
 
   auto has_input = [&](const std::string& name) {
