@@ -12,8 +12,8 @@ set(ONYX_HAVE_CUDA OFF)
 if(ONYX_CUDA STREQUAL "OFF" OR NOT ONYX_WITH_ONNX_LOADER)
   return()
 endif()
-# Sanitizer and fuzzing builds instrument host code only: no CUDA there unless asked.
-if(ONYX_CUDA STREQUAL "AUTO" AND (ONYX_FUZZ OR NOT ONYX_SANITIZE STREQUAL ""))
+# Sanitizer, fuzzing and cross builds: no CUDA there unless asked.
+if(ONYX_CUDA STREQUAL "AUTO" AND (ONYX_FUZZ OR NOT ONYX_SANITIZE STREQUAL "" OR CMAKE_CROSSCOMPILING))
   return()
 endif()
 if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)

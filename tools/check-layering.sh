@@ -25,7 +25,7 @@ for dir in "${!allowed[@]}"; do
       echo "$file reaches up to $target: ${line#*:}"
       status=1
     fi
-  done < <(grep -rHE '^#include "(onyx/[a-z_]+/|kernels/)' "$dir" --include='*.hpp' --include='*.ipp' --include='*.cpp' || true)
+  done < <(grep -rHE '^#include "(onyx/[a-z_]+/|kernels/)' "$dir" --include='*.hpp' --include='*.ipp' --include='*.cpp' --include='*.cu' --include='*.cuh' || true)
 done
 [[ $status -eq 0 ]] && echo "layering holds: core <- ops <- registry <- graph <- runtime <- cli; kernels above graph"
 exit $status

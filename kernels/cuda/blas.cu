@@ -6,17 +6,6 @@ namespace onyx::kernels::cuda {
 
 namespace {
 
-__device__ __forceinline__ float activate(activation a, float x, float lo, float hi) {
-  switch (a) {
-    case activation::none: return x;
-    case activation::relu: return x < 0.0f ? 0.0f : x;
-    case activation::clip: return fminf(fmaxf(x, lo), hi);
-    case activation::gelu: return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
-    case activation::gelu_tanh: return 0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x)));
-  }
-  return x;
-}
-
 template <class T>
 __global__ void epilogue_kernel(epilogue_args e) {
   T* y = static_cast<T*>(e.y);

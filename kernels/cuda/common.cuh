@@ -43,6 +43,18 @@ status dispatch_float(dtype t, const char* what, F&& f) {
   return status(errc::unsupported, std::string(what) + ": no CUDA kernel for " + std::string(name(t)));
 }
 
+/// An epilogue's activation (launch.hpp's `activation`), in float.
+__device__ __forceinline__ float activate(activation a, float x, float lo, float hi) {
+  switch (a) {
+    case activation::none: return x;
+    case activation::relu: return x < 0.0f ? 0.0f : x;
+    case activation::clip: return fminf(fmaxf(x, lo), hi);
+    case activation::gelu: return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
+    case activation::gelu_tanh: return 0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x)));
+  }
+  return x;
+}
+
 /// A grid-stride loop over [0, n).
 #define ONYX_CUDA_FOR(i, n)                                                                        \
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < (n); \

@@ -17,22 +17,6 @@ namespace onyx::kernels::cuda {
 
 namespace {
 
-__device__ __forceinline__ float activate(activation a, float x, float lo, float hi) {
-  switch (a) {
-    case activation::none:
-      return x;
-    case activation::relu:
-      return x < 0.0f ? 0.0f : x;
-    case activation::clip:
-      return fminf(fmaxf(x, lo), hi);
-    case activation::gelu:
-      return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
-    case activation::gelu_tanh:
-      return 0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x)));
-  }
-  return x;
-}
-
 /// im2col moves elements without arithmetic: W is an unsigned integer of the
 /// element's width, and 0 bits are +0.0 in float32 and float16 alike.
 template <class W, class I>
@@ -127,12 +111,6 @@ status dispatch_index(bool fits, F&& f) {
   return f.template operator()<std::int64_t>();
 }
 
-std::int64_t product(const std::int64_t* v) {
-  std::int64_t n = 1;
-  for (int d = 0; d < max_spatial; ++d) n *= v[d];
-  return n;
-}
-
 bool float_param(dtype t) {
   return t == dtype::float32 || t == dtype::float16 || t == dtype::bfloat16 || t == dtype::float64;
 }
@@ -140,7 +118,7 @@ bool float_param(dtype t) {
 }  // namespace
 
 status im2col(int width, const void* x, void* col, std::int64_t planes, const spatial_window& w) {
-  const std::int64_t taps = product(w.kernel), P = product(w.out), in_size = product(w.in);
+  const std::int64_t taps = spatial_size(w.kernel), P = spatial_size(w.out), in_size = spatial_size(w.in);
   const std::int64_t total = planes * taps * P;
   if (total == 0) return ok();
   const bool fits = index_fits_int32(w, std::max(total, planes * in_size));
@@ -158,7 +136,7 @@ status im2col(int width, const void* x, void* col, std::int64_t planes, const sp
 }
 
 status depthwise_conv(const depthwise_args& a) {
-  const std::int64_t taps = product(a.win.kernel), P = product(a.win.out), in_size = product(a.win.in);
+  const std::int64_t taps = spatial_size(a.win.kernel), P = spatial_size(a.win.out), in_size = spatial_size(a.win.in);
   const std::int64_t total = a.n * a.m * P;
   if (total == 0) return ok();
   if (a.c < 1 || a.m % a.c != 0)

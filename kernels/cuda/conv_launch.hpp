@@ -18,6 +18,13 @@ namespace onyx::kernels::cuda {
 /// The most spatial axes the window kernels take (1-D, 2-D and 3-D).
 inline constexpr int max_spatial = 3;
 
+/// The product of a geometry's max_spatial extents (unused axes hold 1).
+inline std::int64_t spatial_size(const std::int64_t* v) {
+  std::int64_t n = 1;
+  for (int d = 0; d < max_spatial; ++d) n *= v[d];
+  return n;
+}
+
 /// A sliding window over exactly three spatial axes, outermost first: a
 /// window of fewer axes is given leading unit axes (in, out, kernel, stride
 /// and dilation 1, no padding), so every kernel walks three fixed loops.

@@ -111,17 +111,11 @@ __global__ void global_pool_kernel(const T* __restrict__ x, T* __restrict__ y, s
   }
 }
 
-std::int64_t product(const std::int64_t* v) {
-  std::int64_t n = 1;
-  for (int d = 0; d < max_spatial; ++d) n *= v[d];
-  return n;
-}
-
 }  // namespace
 
 status pool(pool_fn f, dtype t, const void* x, void* y, std::int64_t planes, const spatial_window& w,
             bool count_include_pad) {
-  const std::int64_t out_size = product(w.out), in_size = product(w.in);
+  const std::int64_t out_size = spatial_size(w.out), in_size = spatial_size(w.in);
   const std::int64_t total = planes * out_size;
   if (total == 0) return ok();
   const bool fits = index_fits_int32(w, std::max(total, planes * in_size));

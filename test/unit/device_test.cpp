@@ -113,3 +113,30 @@ TEST_CASE("a model split across two devices runs with copies and matches the hos
   auto e = expected[0].as_tensor().values<float>();
   test::require_close(y, std::vector<float>(e.begin(), e.end()), 0, 0);
 }
+
+TEST_CASE("a fusion does not move a node to a less preferred backend") {
+  // Conv -> Relu: fused::Conv (Conv with its Relu) has a kernel on the host
+  // only. With Relu on the second device the fusion would pull Relu off it.
+  using with_fused = op_list<ops::Conv, ops::fused::Conv, ops::Relu, ops::Add, ops::MaxPool>;
+  graph::model_builder b{17};
+  auto x = b.input("x", dtype::float32, {1, 2, 6, 6});
+  auto w = b.initializer("w", tensor::from(test::random_values<float>(3 * 2 * 3 * 3, -1, 1, 11), {3, 2, 3, 3}));
+  b.output(b.node("Relu", {b.node("Conv", {x, w}, {{"pads", std::vector<std::int64_t>{1, 1, 1, 1}}})}));
+  auto path = onyx::test::temp_path("onyx_device_fusion_test.onnx");
+  REQUIRE(b.save(path).ok());
+
+  auto ops_of = [](const auto& s) {
+    std::vector<std::string> out;
+    for (const auto& n : s.nodes())
+      if (n.op != "onyx.Copy") out.push_back(n.op + "@" + n.backend);
+    return out;
+  };
+  basic_session<registry<with_fused, backend_list<cpu>>> host(path, {.threads = 1});
+  basic_session<registry<with_fused, backend_list<test::cpu_test, cpu>>> two(path, {.threads = 1});
+  CHECK(ops_of(host) == std::vector<std::string>{"onyx.fused.Conv@cpu"});
+  CHECK(ops_of(two) == std::vector<std::string>{"Conv@cpu", "Relu@cpu_test"});
+
+  auto in = tensor::from(test::random_values<float>(2 * 6 * 6, -1, 1, 12), {1, 2, 6, 6});
+  auto e = host.run({{"x", in}})[0].as_tensor().values<float>();
+  test::require_close(two.run({{"x", in}})[0].as_tensor(), std::vector<float>(e.begin(), e.end()), 0, 0);
+}

@@ -29,10 +29,16 @@ inline constexpr int device_kinds = 3;  // device_kind values
 /// reports as errc::resource_exhausted) when the memory cannot be had.
 inline tensor allocate_on(const backend_info* be, dtype t, const extents& e, device dev) {
   if (!be || !be->allocate || t == dtype::string) return tensor::uninitialized(t, e, dev);
-  if (std::any_of(e.begin(), e.end(), [](std::int64_t d) { return d < 0; }) || !checked_storage_bytes(t, e))
+  std::shared_ptr<void> block;
+  if (std::none_of(e.begin(), e.end(), [](std::int64_t d) { return d < 0; }) && checked_storage_bytes(t, e))
+    block = be->allocate(storage_bytes(t, element_count(e)));
+  if (!block) {
+#if defined(__cpp_exceptions)
     throw std::bad_alloc();
-  auto block = be->allocate(storage_bytes(t, element_count(e)));
-  if (!block) throw std::bad_alloc();
+#else
+    std::abort();  // as tensor::uninitialized does without exceptions
+#endif
+  }
   void* data = block.get();
   return tensor::adopt(std::move(block), data, t, e, dev);
 }

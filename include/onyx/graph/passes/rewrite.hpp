@@ -199,6 +199,11 @@ inline bool unclaimed(const std::vector<char>& removed, const std::vector<int>& 
 /// false, changing nothing, when none does.
 inline bool replace_chain(graph& g, const inferred& st, std::vector<char>& removed, const std::vector<int>& chain,
                           int last, node&& n) {
+  // No node of the chain may move to a less preferred backend (see replace_if_kernel).
+  const int to = preferred_backend(n, st);
+  for (int c : chain)
+    if (const int from = g.nodes[c].op ? preferred_backend(g.nodes[c], st) : -1; to >= 0 && from >= 0 && to > from)
+      return false;
   if (!replace_if_kernel(g.nodes[last], std::move(n), st)) return false;
   for (int c : chain)
     if (c != last) removed[c] = 1;
