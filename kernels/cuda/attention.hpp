@@ -16,7 +16,8 @@
 // and V stride of 0.
 // The scores have the inputs' type (float16 scores for float16 inputs,
 // accumulated and normalized in float); float32 and float16.
-// Not implemented on the GPU (errc::unsupported from run): past_key /
+// Not implemented on the GPU (`accepts` refuses such a node, which then runs
+// on the CPU; run reports errc::unsupported if handed one): past_key /
 // past_value, nonpad_kv_seqlen, softcap, the qk_matmul_output output, and V
 // of another type than Q. present_key / present_value are K and V in
 // [B, H, S, D] (one copy each).
@@ -242,6 +243,12 @@ namespace onyx {
 template <>
 struct kernel<ops::Attention, cuda> {
   static constexpr std::array types{kernels::cuda::floats};
+  /// What the GPU kernel implements; other Attention nodes run on the CPU.
+  static bool accepts(const prepare_info<ops::Attention>& p) {
+    auto present = [&](int i) { return i < p.input_count() && p.input(i).kind != value_kind::none; };
+    return !present(4) && !present(5) && !present(6) && p.attrs().softcap <= 0.0f && !p.wants_output(3) &&
+           p.input(2).type == p.input(0).type;
+  }
   template <ops::signature S>
   static result<planned<kernels::cuda::attention_plan>> plan(const plan_info<ops::Attention>& p) {
     planned<kernels::cuda::attention_plan> r;

@@ -272,6 +272,10 @@ struct kernel<ops::fused::Conv, cuda> {
 template <>
 struct kernel<ops::BatchNormalization, cuda> {
   static constexpr std::array types{kcu::floats};
+  /// The inference form only: training nodes run on the CPU.
+  static bool accepts(const prepare_info<ops::BatchNormalization>& p) {
+    return p.attrs().training_mode == 0 && !p.wants_output(1) && !p.wants_output(2);
+  }
   template <ops::signature S>
   static status run(const call<ops::BatchNormalization>& c) {
     if (c.attrs().training_mode != 0 || c.has_output(1) || c.has_output(2))

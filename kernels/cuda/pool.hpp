@@ -3,7 +3,7 @@
 // float). Windowed pools take 1 to 3 spatial axes with auto_pad, pads,
 // strides, dilations, ceil_mode and count_include_pad as the CPU kernel
 // (kernels/cpu/pool.hpp); one launch each (pool.cu). MaxPool's Indices output
-// has no CUDA kernel: a node that asks for it fails with errc::unsupported.
+// has no CUDA kernel: a node that asks for it runs on the CPU (`accepts`).
 #pragma once
 
 #include <span>
@@ -54,6 +54,8 @@ namespace kcu = kernels::cuda;
 template <>
 struct kernel<ops::MaxPool, cuda> {
   static constexpr std::array types{kcu::floats};
+  /// Y only: a node that wants the Indices output runs on the CPU.
+  static bool accepts(const prepare_info<ops::MaxPool>& p) { return !p.wants_output(1); }
   template <ops::signature S>
   static result<planned<kcu::pool_plan>> plan(const plan_info<ops::MaxPool>& p) {
     return kcu::plan_pool(p.attrs(), p);

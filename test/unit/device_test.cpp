@@ -49,8 +49,13 @@ struct cpu_test {
 namespace onyx {
 template <>
 struct kernel<ops::Relu, test::cpu_test> : kernel<ops::Relu, cpu> {};
+/// Takes rank-4 inputs only (kernel.hpp's `accepts`): other Adds run on the host.
 template <>
-struct kernel<ops::Add, test::cpu_test> : kernel<ops::Add, cpu> {};
+struct kernel<ops::Add, test::cpu_test> : kernel<ops::Add, cpu> {
+  static bool accepts(const prepare_info<ops::Add>& p) {
+    return p.input(0).shape.rank_known && p.input(0).shape.rank() == 4;
+  }
+};
 }  // namespace onyx
 
 namespace {
@@ -139,4 +144,25 @@ TEST_CASE("a fusion does not move a node to a less preferred backend") {
   auto in = tensor::from(test::random_values<float>(2 * 6 * 6, -1, 1, 12), {1, 2, 6, 6});
   auto e = host.run({{"x", in}})[0].as_tensor().values<float>();
   test::require_close(two.run({{"x", in}})[0].as_tensor(), std::vector<float>(e.begin(), e.end()), 0, 0);
+}
+
+TEST_CASE("a node the device kernel does not accept runs on the next backend") {
+  graph::model_builder b{17};
+  auto x = b.input("x", dtype::float32, {1, 2, 3, 3});
+  auto v = b.input("v", dtype::float32, {2, 5});
+  b.output(b.node("Add", {x, x}));  // rank 4: on the device
+  b.output(b.node("Add", {v, v}));  // rank 2: refused there, on the host
+  auto path = onyx::test::temp_path("onyx_device_accepts_test.onnx");
+  REQUIRE(b.save(path).ok());
+  basic_session<split> two(path, {.threads = 1});
+  std::vector<std::string> adds;
+  for (const auto& n : two.nodes())
+    if (n.op == "Add") adds.push_back(n.backend);
+  CHECK(adds == std::vector<std::string>{"cpu_test", "cpu"});
+  auto xv = tensor::from(test::random_values<float>(18, -1, 1, 13), {1, 2, 3, 3});
+  auto vv = tensor::from(test::random_values<float>(10, -1, 1, 14), {2, 5});
+  auto out = two.run({{"x", xv}, {"v", vv}});
+  REQUIRE(out.size() == 2);
+  for (int i = 0; i < 10; ++i) CHECK(out[1].as_tensor().data<float>()[i] == 2 * vv.data<float>()[i]);
+  for (int i = 0; i < 18; ++i) CHECK(out[0].as_tensor().data<float>()[i] == 2 * xv.data<float>()[i]);
 }

@@ -7,6 +7,7 @@
 //     //           template <ops::signature S> static result<state> prepare(const prepare_info<ops::Relu>&);
 //     // optional: template <ops::signature S>
 //     //           static result<planned<P>> plan(const plan_info<ops::Relu>&);
+//     // optional: static bool accepts(const prepare_info<ops::Relu>&);
 //   };
 //
 // A kernel is keyed by (op, backend, type signature). The registry crosses the
@@ -24,6 +25,11 @@
 //   - `run` reads them as `c.plan<P>()` and `c.scratch()`. A kernel that
 //     declares `plan` always receives its plan; with them, `run` allocates
 //     nothing but the outputs only it can size.
+//
+// A kernel that implements only part of its op (a GPU Attention without a KV
+// cache) says which nodes it takes with `accepts`, asked at bind time with the
+// node's attributes, input types and wanted outputs (no constant data, no
+// pool): a node it refuses goes to the next listed backend that has a kernel.
 //
 // Constant inputs a kernel has made its own: a `prepare` that packs a constant
 // input into its state and will never read the original's data again (not in
@@ -154,6 +160,12 @@ class prepare_info_base {
   std::span<const tensor* const> constants_;  // null where the input is not constant
   const thread_pool* pool_ = nullptr;
   std::span<char> consumed_;  // per input, set by consume_constant; empty: not recorded
+  std::span<const char> outputs_;  // per output, 1 where the node wants it; empty: not recorded
+
+  /// Whether the node wants output `i` (an optional output it names).
+  bool wants_output(int i) const {
+    return i < static_cast<int>(outputs_.size()) && outputs_[static_cast<std::size_t>(i)];
+  }
 
   const value_type& input(int i) const { return inputs_[i]; }
   int input_count() const { return static_cast<int>(inputs_.size()); }

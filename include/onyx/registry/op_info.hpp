@@ -18,6 +18,7 @@ namespace onyx {
 using run_fn = status (*)(const kernel_call&);
 using prepare_fn = result<std::shared_ptr<const void>> (*)(const prepare_info_base&);
 using plan_fn = result<kernel_plan> (*)(const plan_info_base&);
+using accept_fn = bool (*)(const prepare_info_base&);
 using parse_fn = result<std::shared_ptr<const void>> (*)(const std::vector<attribute>&);
 using infer_fn = status (*)(const void* attrs, ops::infer_context&);
 using expand_fn = status (*)(const void* attrs, ops::expand_context&);
@@ -39,6 +40,8 @@ struct kernel_entry {
   /// shape, axes or sizes it reads on the host, or does not read at all):
   /// no copy is inserted for it. The kernel's `host_inputs`.
   std::uint32_t host_inputs = 0;
+  /// Null: every node of the signature; else whether this node (kernel.hpp's `accepts`).
+  accept_fn accepts = nullptr;
 };
 
 /// Host <-> device copies a non-host backend provides.

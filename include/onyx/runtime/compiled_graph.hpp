@@ -189,10 +189,35 @@ inline result<std::pair<const kernel_entry*, const backend_info*>> find_kernel(c
                                                                                const graph::inferred& st,
                                                                                bool host_only = false) {
   auto sig = graph::signature_of(n, st);
+  // What a kernel's `accepts` is asked (kernel.hpp), made on first need.
+  std::vector<value_type> in_types;
+  std::vector<char> wanted;
+  prepare_info_base info;
+  bool info_made = false;
+  std::string refused;  // backends whose kernel has the signature but not this node
+  auto accepted = [&](const kernel_entry& k) {
+    if (!k.accepts) return true;
+    if (!info_made) {
+      for (int id : n.inputs) in_types.push_back(id >= 0 ? st.types[id] : value_type{value_kind::none});
+      for (int id : n.outputs) wanted.push_back(id >= 0 ? 1 : 0);
+      info.attrs_ = n.attrs.get();
+      info.inputs_ = in_types;
+      info.outputs_ = wanted;
+      info_made = true;
+    }
+    return k.accepts(info);
+  };
   for (const auto& bk : n.op->kernels) {
     if (host_only && bk.backend->device != device_kind::cpu) continue;
-    if (auto* k = bk.find(sig.key())) return std::pair{k, bk.backend};
+    if (auto* k = bk.find(sig.key())) {
+      if (accepted(*k)) return std::pair{k, bk.backend};
+      refused += message(refused.empty() ? "" : ", ", bk.backend->name);
+    }
   }
+  if (!refused.empty())
+    return failure(errc::unsupported, "the ", refused, " kernel for ", ops::to_string(sig),
+                   " does not take this node (an attribute, input or output it does not implement), and no other "
+                   "backend has one");
   std::string have;
   for (const auto& bk : n.op->kernels)
     for (const auto& e : bk.entries) {

@@ -126,6 +126,20 @@ constexpr plan_fn plan_for() {
     return nullptr;
 }
 
+template <class Op, class B>
+bool accepts_thunk(const prepare_info_base& p) {
+  return kernel<Op, B>::accepts(static_cast<const prepare_info<Op>&>(p));
+}
+
+/// The node predicate of `kernel<Op, B>` (kernel_entry::accepts), or null.
+template <class Op, class B>
+constexpr accept_fn accepts_of() {
+  if constexpr (requires(const prepare_info<Op>& p) { kernel<Op, B>::accepts(p); })
+    return &accepts_thunk<Op, B>;
+  else
+    return nullptr;
+}
+
 /// The inputs `kernel<Op, B>` reads on the host (kernel_entry::host_inputs).
 template <class Op, class B>
 constexpr std::uint32_t host_inputs_of() {
@@ -139,7 +153,8 @@ constexpr std::uint32_t host_inputs_of() {
 template <class Op, class B, auto Sigs, std::size_t... I> constexpr auto make_entries(std::index_sequence<I...>) {
   return std::array<kernel_entry, sizeof...(I)>{kernel_entry{Sigs[I].key(), Sigs[I], &run_thunk<Op, B, Sigs[I]>,
                                                              prepare_for<Op, B, Sigs[I]>(),
-                                                             plan_for<Op, B, Sigs[I]>(), host_inputs_of<Op, B>()}...};
+                                                             plan_for<Op, B, Sigs[I]>(), host_inputs_of<Op, B>(),
+                                                             accepts_of<Op, B>()}...};
 }
 
 /// The signatures of `kernel<Op, B>` that `Keep` lists (every one when Keep
