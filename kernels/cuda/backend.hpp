@@ -3,20 +3,24 @@
 //   using reg = onyx::registry<my_ops, onyx::backend_list<onyx::cuda, onyx::cpu>>;
 //
 // A node runs on the first listed backend with a kernel for its (op, type
-// signature); everything else falls back to the CPU, with copies inserted
-// (runtime/compiled_graph.hpp). Values on the GPU live in device memory: the
-// run's planned arena is one cudaMalloc per run context, grown by plan;
-// constants are copied once, at load.
+// signature) that accepts it (kernel.hpp's `accepts`); everything else falls
+// back to the CPU, with copies inserted (runtime/compiled_graph.hpp). Inputs
+// a kernel reads on the host (`host_inputs`: shapes, axes, indices) stay
+// there. Values on the GPU live in device memory: the run's planned arena,
+// one block per run context grown by plan, and whatever the plan could not
+// place, all from CUDA's stream-ordered pool (cudaMallocAsync, kept when
+// freed); constants are copied once, at load.
 //
 // Streams: kernels launch on the calling thread's default stream
 // (cudaStreamPerThread), so concurrent runs from several threads do not
 // serialize on one stream, and a copy back to the host waits for that
-// thread's work only. cuBLAS handles are per thread too.
+// thread's work only. cuBLAS handles (and their workspaces) are per thread too.
 //
 // This header includes no CUDA header: device code lives in the .cu files of
-// this folder, and the kernel structs (kernels/cuda/<op>.hpp) call the
-// launchers declared in kernels/cuda/launch.hpp. Built with -DONYX_CUDA=ON
-// (cmake/cuda.cmake); a build without it is unchanged.
+// this folder, and the kernel structs (kernels/cuda/<family>.hpp) call the
+// launchers declared in launch.hpp, conv_launch.hpp and transformer_launch.hpp.
+// Built where nvcc works (cmake/cuda.cmake, ONYX_CUDA=AUTO|ON|OFF); a build
+// without it is unchanged.
 #pragma once
 
 #include <cstdint>
