@@ -233,12 +233,12 @@ bool same_values(const onyx::value& a, const onyx::value& b) {
   return x.type() == y.type() && x.shape() == y.shape() && std::memcmp(x.raw(), y.raw(), x.bytes()) == 0;
 }
 
-/// Runs one test in this process; empty on success, else why it failed.
 /// Whether tests run through onyx::cuda_session (--backend cuda).
 bool on_gpu = false;
 /// What run_test returns for a test that ran no node on the GPU (--backend cuda).
 constexpr std::string_view no_gpu_node = "no node runs on the GPU";
 
+/// Runs one test in this process; empty on success, else why it failed.
 std::string run_test(const test_case& tc, const random_check& rnd) {
 #if defined(ONYX_HAVE_CUDA)
   auto opened = on_gpu ? onyx::cuda_session::open(tc.model) : onyx::session::open(tc.model);
@@ -375,6 +375,10 @@ std::pair<outcome, std::string> run_isolated(const test_case& tc, const random_c
 
 }  // namespace
 
+constexpr const char* usage =
+    "usage: onyx-conformance [--pass-list FILE] [--random-list FILE] [--excluded FILE] [--write-pass-list FILE]\n"
+    "                        [--timeout S] [--backend cpu|cuda] PATH...\n";
+
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each result as it comes, also into a pipe
   std::vector<std::string> paths;
@@ -414,14 +418,14 @@ int main(int argc, char** argv) {
       else if (a == "--write-pass-list") write_list_file = v;
       else timeout_s = std::max(1, std::atoi(v.c_str()));
     } else if (a.starts_with("-")) {
-      std::fprintf(stderr, "usage: onyx-conformance [--pass-list FILE] [--random-list FILE] [--excluded FILE] [--write-pass-list FILE] [--timeout S] [--backend cpu|cuda] PATH...\n");
+      std::fputs(usage, stderr);
       return 2;
     } else {
       paths.push_back(a);
     }
   }
   if (paths.empty()) {
-    std::fprintf(stderr, "usage: onyx-conformance [--pass-list FILE] [--random-list FILE] [--excluded FILE] [--write-pass-list FILE] [--timeout S] PATH...\n");
+    std::fputs(usage, stderr);
     return 2;
   }
   std::set<std::string> listed;

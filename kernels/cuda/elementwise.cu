@@ -65,18 +65,6 @@ __device__ __forceinline__ float apply(binary_fn f, float a, float b) {
   return a;
 }
 
-template <class I>
-__device__ __forceinline__ I apply_int(binary_fn f, I a, I b) {
-  switch (f) {
-    case binary_fn::add: return a + b;
-    case binary_fn::sub: return a - b;
-    case binary_fn::mul: return a * b;
-    case binary_fn::max: return a > b ? a : b;
-    case binary_fn::min: return a < b ? a : b;
-    default: return a;
-  }
-}
-
 /// Offsets into a and b of flat output index i.
 __device__ __forceinline__ void offsets(const broadcast_shape& s, std::int64_t i, std::int64_t& oa, std::int64_t& ob) {
   oa = 0, ob = 0;
@@ -109,15 +97,6 @@ __global__ void binary_row(binary_fn f, const T* a, const T* b, T* y, std::int64
   ONYX_CUDA_FOR(i, n) store(y, i, apply(f, load(a, i), load(b, i % inner)));
 }
 
-template <class I>
-__global__ void binary_int(binary_fn f, const I* a, const I* b, I* y, broadcast_shape s, std::int64_t n) {
-  ONYX_CUDA_FOR(i, n) {
-    std::int64_t oa, ob;
-    offsets(s, i, oa, ob);
-    y[i] = apply_int(f, a[oa], b[ob]);
-  }
-}
-
 template <class W>
 __global__ void strided_kernel(const W* x, W* y, strided_view s, std::int64_t n) {
   ONYX_CUDA_FOR(i, n) {
@@ -134,9 +113,7 @@ __global__ void strided_kernel(const W* x, W* y, strided_view s, std::int64_t n)
 template <class F, class T>
 __global__ void cast_kernel(const F* x, T* y, std::int64_t n) {
   ONYX_CUDA_FOR(i, n) {
-    if constexpr (std::is_same_v<T, bool>)
-      y[i] = static_cast<float>(x[i]) != 0.0f;
-    else if constexpr (std::is_same_v<T, __half>)
+    if constexpr (std::is_same_v<T, __half>)
       y[i] = __float2half_rn(static_cast<float>(x[i]));
     else if constexpr (std::is_same_v<F, __half>)
       y[i] = static_cast<T>(__half2float(x[i]));
@@ -190,9 +167,6 @@ status cast_from(dtype to, const void* x, void* y, std::int64_t n) {
   switch (to) {
     case dtype::float32: return cast_as<F, float>(x, y, n);
     case dtype::float16: return cast_as<F, __half>(x, y, n);
-    case dtype::int32: return cast_as<F, std::int32_t>(x, y, n);
-    case dtype::int64: return cast_as<F, std::int64_t>(x, y, n);
-    case dtype::boolean: return cast_as<F, bool>(x, y, n);
     default: return status(errc::unsupported, "Cast: no CUDA kernel to " + std::string(name(to)));
   }
 }
@@ -221,16 +195,6 @@ status unary(unary_fn f, dtype t, const void* x, void* y, std::int64_t n, float 
 status binary(binary_fn f, dtype t, const void* a, const void* b, void* y, const broadcast_shape& s) {
   const std::int64_t n = count(s.dims, s.rank);
   if (n == 0) return ok();
-  if (t == dtype::int64)
-    return binary_int<std::int64_t><<<grid_for(n), block_threads, 0, stream()>>>(
-               f, static_cast<const std::int64_t*>(a), static_cast<const std::int64_t*>(b),
-               static_cast<std::int64_t*>(y), s, n),
-           launched("elementwise");
-  if (t == dtype::int32)
-    return binary_int<std::int32_t><<<grid_for(n), block_threads, 0, stream()>>>(
-               f, static_cast<const std::int32_t*>(a), static_cast<const std::int32_t*>(b),
-               static_cast<std::int32_t*>(y), s, n),
-           launched("elementwise");
   // Contiguous a with b the same shape, one value, or the innermost dims.
   bool a_dense = true, b_same = true, b_scalar = true;
   std::int64_t stride = 1;

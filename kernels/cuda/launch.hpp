@@ -50,7 +50,7 @@ struct broadcast_shape {
 
 enum class binary_fn : std::uint8_t { add, sub, mul, div, pow, max, min, prelu /* a < 0 ? a * b : a */ };
 
-/// y = f(a, b) over `s`. Types: float32, float16; add/sub/mul/max/min also int32 and int64.
+/// y = f(a, b) over `s`. Types: float32, float16 (integer arithmetic is the CPU's: shapes).
 status binary(binary_fn f, dtype t, const void* a, const void* b, void* y, const broadcast_shape& s);
 
 /// y[i] = x[offset + sum(idx_d * strides[d])] for every index of `dims`,
@@ -74,7 +74,7 @@ status upload(const void* host, void* y, std::size_t bytes);
 /// Sets `bytes` to zero.
 status zero(void* y, std::size_t bytes);
 
-/// y = cast(x): between float32, float16, int32, int64 and bool (bool: 0 or 1).
+/// y = cast(x): from float32, float16, int32, int64 or bool to float32 or float16.
 status cast(dtype from, dtype to, const void* x, void* y, std::int64_t n);
 
 /// y[o, j, i] = x[o, idx[j], i] with `outer` x `n` x `inner` elements of

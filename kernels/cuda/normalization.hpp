@@ -85,6 +85,23 @@ inline result<float*> stat_output(const kernel_call& c, int i, std::int64_t rows
   return static_cast<float*>(t.raw());
 }
 
+/// The dims X.shape[axis:] that LayerNormalization and RMSNormalization normalize over.
+inline std::span<const std::int64_t> normalized_dims(const tensor& x, int axis) {
+  return {x.shape().data() + axis, x.rank() - static_cast<std::size_t>(axis)};
+}
+
+/// X as rows of the normalized dims `block`: the layer_norm_args they share.
+inline layer_norm_args rows_of(const tensor& x, std::span<const std::int64_t> block, dtype t) {
+  std::int64_t len = 1;
+  for (auto d : block) len *= d;
+  layer_norm_args a;
+  a.t = t;
+  a.outer = len ? x.size() / len : 0, a.inner = 1, a.len = len;
+  a.x = x.raw();
+  a.x_stride[0] = len;
+  return a;
+}
+
 }  // namespace onyx::kernels::cuda
 
 namespace onyx {
@@ -105,15 +122,9 @@ struct kernel<ops::LayerNormalization, cuda> {
   static status run(const call<ops::LayerNormalization>& c) {
     const tensor& x = c.input(0);
     ONYX_ASSIGN(int axis, ops::normalize_axis(c.attrs().axis, x.rank()));
-    std::span<const std::int64_t> block(x.shape().data() + axis, x.rank() - axis);
-    std::int64_t len = 1;
-    for (auto d : block) len *= d;
-    const std::int64_t rows = len ? x.size() / len : 0;
-    kcu::layer_norm_args a;
-    a.t = S[0];
-    a.outer = rows, a.inner = 1, a.len = len;
-    a.x = x.raw();
-    a.x_stride[0] = len;
+    const auto block = kcu::normalized_dims(x, axis);
+    kcu::layer_norm_args a = kcu::rows_of(x, block, S[0]);
+    const std::int64_t rows = a.outer;
     ONYX_ASSIGN(a.scale, kcu::row_param_of(c.input(1), block, "Scale"));
     if (c.has_input(2)) {
       ONYX_ASSIGN(a.shift, kcu::row_param_of(c.input(2), block, "B"));
@@ -137,14 +148,8 @@ struct kernel<ops::RMSNormalization, cuda> {
       return failure(errc::unsupported, "RMSNormalization on the GPU: scale of type ", name(c.input(1).type()),
                      " with X of type ", name(x.type()));
     ONYX_ASSIGN(int axis, ops::normalize_axis(c.attrs().axis, x.rank()));
-    std::span<const std::int64_t> block(x.shape().data() + axis, x.rank() - axis);
-    std::int64_t len = 1;
-    for (auto d : block) len *= d;
-    kcu::layer_norm_args a;
-    a.t = S[0];
-    a.outer = len ? x.size() / len : 0, a.inner = 1, a.len = len;
-    a.x = x.raw();
-    a.x_stride[0] = len;
+    const auto block = kcu::normalized_dims(x, axis);
+    kcu::layer_norm_args a = kcu::rows_of(x, block, S[0]);
     ONYX_ASSIGN(a.scale, kcu::row_param_of(c.input(1), block, "scale"));
     a.epsilon = c.attrs().epsilon;
     a.rms = true;

@@ -25,29 +25,28 @@ struct compiled_graph;
 inline constexpr int device_kinds = 3;  // device_kind values
 
 /// A tensor of `t` and `e` on `dev`: in the memory of `be` when it has its
-/// own (a GPU), else on the host. Throws std::bad_alloc (which the executor
-/// reports as errc::resource_exhausted) when the memory cannot be had.
+/// own (a GPU), else on the host. Fails through out_of_memory() when the
+/// memory cannot be had.
 inline tensor allocate_on(const backend_info* be, dtype t, const extents& e, device dev) {
   if (!be || !be->allocate || t == dtype::string) return tensor::uninitialized(t, e, dev);
-  std::shared_ptr<void> block;
-  if (std::none_of(e.begin(), e.end(), [](std::int64_t d) { return d < 0; }) && checked_storage_bytes(t, e))
-    block = be->allocate(storage_bytes(t, element_count(e)));
-  if (!block) {
-#if defined(__cpp_exceptions)
-    throw std::bad_alloc();
-#else
-    std::abort();  // as tensor::uninitialized does without exceptions
-#endif
-  }
+  if (std::any_of(e.begin(), e.end(), [](std::int64_t d) { return d < 0; }) || !checked_storage_bytes(t, e))
+    out_of_memory();
+  auto block = allocate_block(be, storage_bytes(t, element_count(e)));
   void* data = block.get();
   return tensor::adopt(std::move(block), data, t, e, dev);
 }
 
-/// A block of `bytes` on device `d` of `be` (host memory when it has none of
-/// its own); null when it cannot be had.
-inline std::shared_ptr<void> try_allocate_block(const backend_info* be, std::size_t bytes) {
-  return be && be->allocate ? be->allocate(bytes) : try_allocate_aligned(bytes);
+/// A copy of host tensor `t` on `dev`, the device of `be` (null: a host
+/// device sharing the host's memory).
+inline result<tensor> copy_to_device(const backend_info* be, const tensor& t, device dev) {
+  tensor c = allocate_on(be, t.type(), t.shape(), dev);
+  if (be && be->from_host) ONYX_TRY(be->from_host(t, c));
+  else std::memcpy(c.raw(), t.raw(), t.bytes());
+  return c;
 }
+
+/// Whether kernel `k`, run on a device, reads input `i` on the host (kernel_entry::host_inputs).
+inline bool reads_on_host(const kernel_entry& k, std::size_t i) { return i < 32 && (k.host_inputs >> i) & 1u; }
 
 struct bound_node {
   const graph::node* node = nullptr;
@@ -129,10 +128,7 @@ inline status insert_copies(graph::graph& g, graph::inferred& st, std::vector<bo
     if (auto it = copies.find({id, dev}); it != copies.end()) return it->second;
     int copy = add_value(id, dev, be);
     if (g.values[id].constant) {  // copied once, now
-      const tensor& t = *g.values[id].constant;
-      tensor c = allocate_on(be, t.type(), t.shape(), device{dev});
-      if (be && be->from_host) ONYX_TRY(be->from_host(t, c));
-      else std::memcpy(c.raw(), t.raw(), t.bytes());
+      ONYX_ASSIGN(tensor c, copy_to_device(be, *g.values[id].constant, device{dev}));
       g.values[copy].constant = c;
       // Inference reads known values on the host: a copy in a device's own
       // memory is not one of them.
@@ -160,12 +156,11 @@ inline status insert_copies(graph::graph& g, graph::inferred& st, std::vector<bo
     auto& n = g.nodes[k];
     const backend_info* be = bound[k].backend->device == host ? nullptr : bound[k].backend;
     device_kind dev = bound[k].backend->device;
-    const std::uint32_t on_host = be ? bound[k].kernel->host_inputs : 0;
     for (std::size_t i = 0; i < n.inputs.size(); ++i) {
       auto& in = n.inputs[i];
       if (in < 0) continue;
       // A shape or axes input the device kernel reads on the host stays there.
-      const bool stays = i < 32 && (on_host >> i) & 1u;
+      const bool stays = be && reads_on_host(*bound[k].kernel, i);
       ONYX_ASSIGN(in, on_device(in, stays ? host : dev, stays ? nullptr : be));
     }
     for (int o : n.outputs)

@@ -432,9 +432,7 @@ inline status bind_plan(const compiled_graph& cg, const shaped_plan* plan, run_c
       // Known on the host by inference; a device with memory of its own gets a copy.
       const backend_info* be = cg.device_backends[static_cast<int>(cg.devices[id])];
       if (be && be->allocate && be->from_host && st.known[id]->type() != dtype::string) {
-        tensor on_device = allocate_on(be, st.known[id]->type(), st.known[id]->shape(), device{cg.devices[id]});
-        ONYX_TRY(be->from_host(*st.known[id], on_device));
-        rc.slots[id] = std::move(on_device);
+        ONYX_ASSIGN(rc.slots[id], copy_to_device(be, *st.known[id], device{cg.devices[id]}));
       } else {
         rc.slots[id] = *st.known[id];
       }
@@ -516,7 +514,7 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
         return failure(errc::internal, n.label(), ": input '", g.values[n.inputs[i]].name, "' has no value");
       // The device invariant: a kernel only ever reads its own device's
       // memory, and the host inputs it names (kernel_entry::host_inputs) on the host.
-      const bool on_host = b.backend->device != device_kind::cpu && i < 32 && (b.kernel->host_inputs >> i) & 1u;
+      const bool on_host = b.backend->device != device_kind::cpu && reads_on_host(*b.kernel, i);
       const device_kind want = on_host ? device_kind::cpu : b.backend->device;
       if (v.is_tensor() && b.kernel != &copy_kernel && v.as_tensor().where().kind != want)
         return failure(errc::internal, n.label(), ": input '", g.values[n.inputs[i]].name, "' is on ",

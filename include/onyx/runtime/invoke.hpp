@@ -6,7 +6,9 @@
 // its per-shape plan and scratch on the spot, call it.
 #pragma once
 
+#include <cstdlib>
 #include <memory>
+#include <new>
 #include <span>
 #include <vector>
 
@@ -35,6 +37,30 @@ class standalone_context final : public kernel_context {
 /// its scratch, when the kernel has a plan step. For calls outside a shaped
 /// plan: subgraph bodies, nodes whose input shapes the plan could not know,
 /// runtime::invoke.
+/// Why an allocation of the runtime's own failed: std::bad_alloc (reported
+/// as errc::resource_exhausted by catch_allocation_failure), or an abort
+/// without exceptions, as tensor::uninitialized does.
+[[noreturn]] inline void out_of_memory() {
+#if defined(__cpp_exceptions)
+  throw std::bad_alloc();
+#else
+  std::abort();
+#endif
+}
+
+/// `bytes` in the memory of backend `be`: its own (a GPU's) where it has
+/// some, else the host's; null when it cannot be had.
+inline std::shared_ptr<void> try_allocate_block(const backend_info* be, std::size_t bytes) {
+  return be && be->allocate ? be->allocate(bytes) : try_allocate_aligned(bytes);
+}
+
+/// As try_allocate_block, failing through out_of_memory().
+inline std::shared_ptr<void> allocate_block(const backend_info* be, std::size_t bytes) {
+  auto block = try_allocate_block(be, bytes);
+  if (!block) out_of_memory();
+  return block;
+}
+
 inline status run_with_plan_here(const kernel_entry& k, kernel_call& c, const thread_pool* pool,
                                  const backend_info* backend = nullptr) {
   if (!k.plan) return k.run(c);
@@ -54,10 +80,7 @@ inline status run_with_plan_here(const kernel_entry& k, kernel_call& c, const th
   p.inputs_ = types;
   p.pool_ = pool;
   ONYX_ASSIGN(kernel_plan kp, k.plan(p));
-  // In the memory of the kernel's device (a GPU's own, where it has some).
-  std::shared_ptr<void> scratch =
-      backend && backend->allocate ? backend->allocate(kp.scratch_bytes) : allocate_aligned(kp.scratch_bytes);
-  if (!scratch) return failure(errc::resource_exhausted, "no room for the kernel's scratch of ", kp.scratch_bytes, " bytes");
+  std::shared_ptr<void> scratch = allocate_block(backend, kp.scratch_bytes);  // on the kernel's device
   c.plan_ = kp.object.get();
   c.scratch_ = std::span<std::byte>(static_cast<std::byte*>(scratch.get()), kp.scratch_bytes);
   return k.run(c);
