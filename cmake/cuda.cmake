@@ -52,6 +52,10 @@ set_target_properties(onyx_cuda_device PROPERTIES POSITION_INDEPENDENT_CODE ON C
 target_include_directories(onyx_cuda_device PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include
                                                     ${CUDAToolkit_INCLUDE_DIRS})
 target_compile_options(onyx_cuda_device PRIVATE -diag-suppress=2810)
+# cuBLAS is opened with dlopen at the first matrix product (runtime.cu), not
+# linked: a CPU run of a program built with this backend never maps it. By
+# soname first, then from this toolkit's library folder.
+target_compile_definitions(onyx_cuda_device PRIVATE "ONYX_CUDA_LIBRARY_DIR=\"${CUDAToolkit_LIBRARY_DIR}\"")
 
 add_library(onyx_cuda STATIC cmake/prebuilt/cuda_session.cpp $<TARGET_OBJECTS:onyx_cuda_device>)
 # The kernel tables, one TU per kernel header (as cmake/kernels.cmake does for
@@ -76,5 +80,5 @@ foreach(path IN LISTS onyx_cuda_headers)
 endforeach()
 set_target_properties(onyx_cuda PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(onyx_cuda PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)
-target_link_libraries(onyx_cuda PUBLIC onyx_runtime CUDA::cudart_static CUDA::cublas)
+target_link_libraries(onyx_cuda PUBLIC onyx_runtime CUDA::cudart_static ${CMAKE_DL_LIBS})
 target_compile_definitions(onyx_cuda PUBLIC ONYX_HAVE_CUDA=1)

@@ -27,8 +27,9 @@ __global__ void epilogue_kernel(epilogue_args e) {
 
 status gemm(const gemm_args& g) {
   if (g.m == 0 || g.n == 0 || g.batch == 0) return ok();
-  cublasHandle_t h = blas();
-  if (!h) return status(errc::internal, "cuBLAS: cannot create a handle");
+  cublasHandle_t h = nullptr;
+  const cublas_api* api = nullptr;
+  ONYX_TRY(blas(h, api));
   const cudaDataType_t type = g.t == dtype::float16 ? CUDA_R_16F : CUDA_R_32F;
   if (g.t != dtype::float32 && g.t != dtype::float16)
     return status(errc::unsupported, "MatMul: no CUDA kernel for " + std::string(name(g.t)));
@@ -38,17 +39,17 @@ status gemm(const gemm_args& g) {
   // swap places and keep their transposition flags.
   const float alpha = g.alpha, beta = g.beta;
   if (g.batch == 1)  // the plain call: cuBLAS's batched path may choose other kernels
-    return check_blas(cublasGemmEx(h, g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
+    return check_blas(api->gemm_ex(h, g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
                                    static_cast<int>(g.n), static_cast<int>(g.m), static_cast<int>(g.k), &alpha, g.b,
                                    type, static_cast<int>(g.ldb), g.a, type, static_cast<int>(g.lda), &beta, g.c, type,
                                    static_cast<int>(g.ldc), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                       "matrix product");
   return check_blas(
-      cublasGemmStridedBatchedEx(h, g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
-                                 static_cast<int>(g.n), static_cast<int>(g.m), static_cast<int>(g.k), &alpha, g.b, type,
-                                 static_cast<int>(g.ldb), g.stride_b, g.a, type, static_cast<int>(g.lda), g.stride_a,
-                                 &beta, g.c, type, static_cast<int>(g.ldc), g.stride_c, static_cast<int>(g.batch),
-                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+      api->gemm_strided_batched_ex(h, g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                   static_cast<int>(g.n), static_cast<int>(g.m), static_cast<int>(g.k), &alpha, g.b,
+                                   type, static_cast<int>(g.ldb), g.stride_b, g.a, type, static_cast<int>(g.lda),
+                                   g.stride_a, &beta, g.c, type, static_cast<int>(g.ldc), g.stride_c,
+                                   static_cast<int>(g.batch), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
       "matrix product");
 }
 

@@ -17,9 +17,35 @@ status check(cudaError_t e, const char* what);
 status check_blas(int e, const char* what);
 /// The launch error of the last kernel launched from this thread, if any.
 status launched(const char* what);
-/// The calling thread's stream and cuBLAS handle (runtime.cu).
+/// The calling thread's stream (runtime.cu).
 cudaStream_t stream();
-cublasHandle_t blas();
+
+/// The cuBLAS entry points this backend calls, from libcublas loaded at the
+/// first matrix product (load_cublas, runtime.cu). cublas_v2.h's names are
+/// macros for the _v2 symbols: decltype takes the type of the real function.
+/// The two GEMMs are overloaded in C++ (a cudaDataType compute type too): the
+/// exported ones take a cublasComputeType_t.
+struct cublas_api {
+  using gemm_ex_fn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                        const void*, const void*, cudaDataType, int, const void*, cudaDataType, int,
+                                        const void*, void*, cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
+  using gemm_strided_batched_ex_fn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
+                                                        int, const void*, const void*, cudaDataType, int, long long,
+                                                        const void*, cudaDataType, int, long long, const void*, void*,
+                                                        cudaDataType, int, long long, int, cublasComputeType_t,
+                                                        cublasGemmAlgo_t);
+  decltype(&cublasCreate) create;
+  decltype(&cublasDestroy) destroy;
+  decltype(&cublasSetStream) set_stream;
+  decltype(&cublasSetWorkspace) set_workspace;
+  decltype(&cublasSetMathMode) set_math_mode;
+  decltype(&cublasGetStatusString) status_string;
+  gemm_ex_fn gemm_ex;
+  gemm_strided_batched_ex_fn gemm_strided_batched_ex;
+};
+/// The calling thread's cuBLAS handle and the API to call it with, created
+/// at its first use; an error says why there is none.
+status blas(cublasHandle_t& handle, const cublas_api*& api);
 
 /// Threads per block for the flat elementwise kernels, and their grid.
 inline constexpr int block_threads = 256;

@@ -19,6 +19,12 @@ namespace onyx::kernels::cuda {
 /// Launches a trivial kernel and waits: whether this build's code runs on the device.
 status probe();
 
+/// Loads cuBLAS (runtime.cu), as the first matrix product does: libcublas is
+/// opened with dlopen then, never at program start, so a program built with
+/// this backend that runs on the CPU does not map it. Needs no GPU; an error
+/// names the library and why it could not be loaded or lacks an entry point.
+status load_cublas();
+
 // ---------------------------------------------------------------------------
 // Elementwise (elementwise.cu)
 

@@ -1,12 +1,15 @@
 // kernels/cuda/runtime.cu: the CUDA backend's memory, copies, streams and
-// cuBLAS handles (kernels/cuda/backend.hpp, kernels/cuda/launch.hpp).
-#include <cublasLt.h>
+// cuBLAS handles, with libcublas loaded at its first use (kernels/cuda/backend.hpp,
+// kernels/cuda/launch.hpp).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <string>
+#include <type_traits>
 
 #include "kernels/cuda/backend.hpp"
+#include "kernels/cuda/common.cuh"
 #include "kernels/cuda/launch.hpp"
 
 namespace onyx {
@@ -20,10 +23,65 @@ status check(cudaError_t e, const char* what) {
                 std::string("CUDA: ") + what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
 }
 
+namespace {
+#define ONYX_CUBLAS_NAME_(f) #f
+// The name after macro expansion: cublas_v2.h makes cublasCreate cublasCreate_v2.
+#define ONYX_CUBLAS_NAME(f) ONYX_CUBLAS_NAME_(f)
+
+/// cuBLAS's soname for the toolkit this was built with (libcublas.so.13).
+constexpr const char* cublas_library = "libcublas.so." ONYX_CUBLAS_NAME(CUBLAS_VER_MAJOR);
+
+/// libcublas, opened once at the first use and kept for the process: a
+/// program built with this backend that only runs on the CPU never maps its
+/// 0.5 GB (the dynamic linker would touch ~60 MiB of it at start).
+struct cublas_library_state {
+  cublas_api api{};
+  status error;
+};
+
+const cublas_library_state& cublas_loaded() {
+  static const cublas_library_state loaded = [] {
+    cublas_library_state l;
+    void* lib = dlopen(cublas_library, RTLD_NOW | RTLD_LOCAL);
+#if defined(ONYX_CUDA_LIBRARY_DIR)
+    if (!lib) lib = dlopen((std::string(ONYX_CUDA_LIBRARY_DIR) + "/" + cublas_library).c_str(), RTLD_NOW | RTLD_LOCAL);
+#endif
+    if (!lib) {
+      const char* why = dlerror();
+      l.error = status(errc::unsupported, std::string("cuBLAS: cannot load ") + cublas_library + " (" +
+                                              (why ? why : "no reason given") + ")");
+      return l;
+    }
+    const char* missing = nullptr;
+    const auto bind = [&](auto& fn, const char* symbol) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, symbol));
+      if (!fn && !missing) missing = symbol;
+    };
+    bind(l.api.create, ONYX_CUBLAS_NAME(cublasCreate));
+    bind(l.api.destroy, ONYX_CUBLAS_NAME(cublasDestroy));
+    bind(l.api.set_stream, ONYX_CUBLAS_NAME(cublasSetStream));
+    bind(l.api.set_workspace, ONYX_CUBLAS_NAME(cublasSetWorkspace));
+    bind(l.api.set_math_mode, ONYX_CUBLAS_NAME(cublasSetMathMode));
+    bind(l.api.status_string, ONYX_CUBLAS_NAME(cublasGetStatusString));
+    bind(l.api.gemm_ex, ONYX_CUBLAS_NAME(cublasGemmEx));
+    bind(l.api.gemm_strided_batched_ex, ONYX_CUBLAS_NAME(cublasGemmStridedBatchedEx));
+    if (missing)
+      l.error = status(errc::unsupported, std::string("cuBLAS: ") + cublas_library + " has no entry point " + missing);
+    return l;
+  }();
+  return loaded;
+}
+}  // namespace
+
+status load_cublas() { return cublas_loaded().error; }
+
 status check_blas(int e, const char* what) {
   if (e == CUBLAS_STATUS_SUCCESS) return ok();
+  const auto& l = cublas_loaded();  // loaded: e came from one of its calls
   return status(e == CUBLAS_STATUS_ALLOC_FAILED ? errc::resource_exhausted : errc::internal,
-                std::string("cuBLAS: ") + what + ": " + cublasGetStatusString(static_cast<cublasStatus_t>(e)));
+                std::string("cuBLAS: ") + what + ": " +
+                    (l.error.ok() ? std::string(l.api.status_string(static_cast<cublasStatus_t>(e)))
+                                  : "error " + std::to_string(e)));
 }
 
 status launched(const char* what) { return check(cudaGetLastError(), what); }
@@ -39,25 +97,32 @@ struct blas_handle {
   cublasHandle_t h = nullptr;
   void* workspace = nullptr;
   ~blas_handle() {
-    if (h) cublasDestroy(h);
+    if (h) cublas_loaded().api.destroy(h);
     if (workspace) cudaFree(workspace);
   }
 };
 }  // namespace
 
-cublasHandle_t blas() {
+status blas(cublasHandle_t& h, const cublas_api*& api) {
+  const auto& l = cublas_loaded();
+  if (!l.error.ok()) return l.error;
   thread_local blas_handle handle;
   if (!handle.h) {
-    if (cublasCreate(&handle.h) != CUBLAS_STATUS_SUCCESS) return nullptr;
-    cublasSetStream(handle.h, stream());
+    if (const auto e = l.api.create(&handle.h); e != CUBLAS_STATUS_SUCCESS) {
+      handle.h = nullptr;
+      return check_blas(e, "creating a handle");
+    }
+    l.api.set_stream(handle.h, stream());
     if (cudaMalloc(&handle.workspace, blas_workspace_bytes) == cudaSuccess)
-      cublasSetWorkspace(handle.h, handle.workspace, blas_workspace_bytes);
+      l.api.set_workspace(handle.h, handle.workspace, blas_workspace_bytes);
     else
       (void)cudaGetLastError(), handle.workspace = nullptr;
     // Results equal plain float32 arithmetic's: no TF32 unless asked for.
-    cublasSetMathMode(handle.h, CUBLAS_DEFAULT_MATH);
+    l.api.set_math_mode(handle.h, CUBLAS_DEFAULT_MATH);
   }
-  return handle.h;
+  h = handle.h;
+  api = &l.api;
+  return ok();
 }
 
 }  // namespace kernels::cuda
@@ -110,7 +175,8 @@ std::shared_ptr<void> cuda::allocate(std::size_t bytes) {
   void* p = nullptr;
   // Ordered on the calling thread's stream, as is the free: memory a run
   // frees is reused by its later kernels, never under a kernel still running.
-  const cudaError_t e = pooled ? cudaMallocAsync(&p, bytes ? bytes : 1, kcu::stream()) : cudaMalloc(&p, bytes ? bytes : 1);
+  const cudaError_t e =
+      pooled ? cudaMallocAsync(&p, bytes ? bytes : 1, kcu::stream()) : cudaMalloc(&p, bytes ? bytes : 1);
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
     return nullptr;
