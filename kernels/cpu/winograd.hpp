@@ -165,7 +165,12 @@ inline plan make_plan(const shape& s, int64_t threads, const isa::table& kernels
   // channels are cut in as many parts as it takes to fill the threads, by
   // whole panels, so the parts differ by at most one panel. (Cutting whole
   // slices of 108 rows gave a 256-channel layer parts of 108 and 148 rows.)
+  // Each part gets two panels or more: DenseNet's 32-channel growth layers
+  // (three panels) cut 1 : 2 at 14x14 ran slower on two threads than on one
+  // (102 against 77 us, conv_bench densenet_128x14x14; DenseNet-121 at 2
+  // threads 28.1-28.3 -> 27.4-27.6 ms with them whole).
   p.parts = p.blocks >= threads ? 1 : std::min(p.m_panels, (threads + p.blocks - 1) / p.blocks);
+  p.parts = std::max<int64_t>(1, std::min(p.parts, p.m_panels / 2));
   p.slots = std::min(threads, p.blocks * p.parts);
   p.v_elements = 36 * s.C * p.nb;
   p.m_elements = 36 * p.mblock * p.nb;

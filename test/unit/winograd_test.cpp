@@ -100,3 +100,15 @@ TEST_CASE("Winograd F(4x4,3x3) against a direct convolution", "[conv][winograd]"
     check({2, 12, 14, 30, 27, 1, 1, 1, 1, true}, *t, &pool);
   }
 }
+
+TEST_CASE("Winograd cuts a block's output channels over threads only in parts of two panels or more") {
+  const isa::table& t = isa::active();
+  const int64_t mr = t.gemm_mr;
+  // A 6x6 map: four tiles, one block on every ISA, on two threads.
+  const auto plan = [&](int64_t M) { return winograd::make_plan({1, 128, M, 6, 6, 6, 6, 1, 1}, 2, t); };
+  REQUIRE(plan(mr).blocks == 1);
+  CHECK(plan(3 * mr).parts == 1);  // three panels: 1 : 2 costs more than it saves (DenseNet's growth layers)
+  CHECK(plan(3 * mr).slots == 1);
+  CHECK(plan(4 * mr).parts == 2);      // four: two each
+  CHECK(plan(4 * mr - 1).parts == 2);  // a last panel short of mr still counts
+}
