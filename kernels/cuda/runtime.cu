@@ -32,8 +32,8 @@ namespace {
 constexpr const char* cublas_library = "libcublas.so." ONYX_CUBLAS_NAME(CUBLAS_VER_MAJOR);
 
 /// libcublas, opened once at the first use and kept for the process: a
-/// program built with this backend that only runs on the CPU never maps its
-/// 0.5 GB (the dynamic linker would touch ~60 MiB of it at start).
+/// program built with this backend that only runs on the CPU never maps it
+/// (linked, it and cuBLASLt added ~148 MiB to every CPU run's peak RSS).
 struct cublas_library_state {
   cublas_api api{};
   status error;

@@ -12,7 +12,6 @@
 
 #include "../unit/temp_path.hpp"
 #include "kernels/cuda/launch.hpp"
-#include "onyx/cuda_session.hpp"
 #include "onyx/graph/loader.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/session.hpp"
@@ -31,18 +30,15 @@ bool mapped(const std::string& library) {
 
 TEST_CASE("cuBLAS is mapped at its first use, not at program start") {
   using namespace onyx;
-  // A CPU run of a CUDA-enabled program: a model whose one node runs on the
-  // CPU when no GPU is there (cuda_session falls back to the host).
+  // A CPU run of a CUDA-enabled program (onyx::session in a binary that links onyx_cuda).
   graph::model_builder b{17};
   auto x = b.input("x", dtype::float32, {2, 3});
   b.output(b.node("Relu", {x}));
   auto path = test::temp_path("onyx_cublas_loading.onnx");
   REQUIRE(b.save(path).ok());
-  if (!cuda_session::available()) {
-    session s(path, {.threads = 1});
-    auto y = s.run({{"x", tensor::from(std::vector<float>{-1, 2, -3, 4, -5, 6}, {2, 3})}});
-    CHECK(y[0].as_tensor().data<float>()[1] == 2.0f);
-  }
+  session s(path, {.threads = 1});
+  auto y = s.run({{"x", tensor::from(std::vector<float>{-1, 2, -3, 4, -5, 6}, {2, 3})}});
+  CHECK(y[0].as_tensor().data<float>()[1] == 2.0f);
   CHECK_FALSE(mapped("libcublas"));
 
   const status loaded = kernels::cuda::load_cublas();

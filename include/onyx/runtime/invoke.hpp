@@ -32,11 +32,6 @@ class standalone_context final : public kernel_context {
   const thread_pool* pool_;
 };
 
-/// Runs `k` on the call `c` (inputs, outputs, attributes and state set),
-/// first making its per-shape plan for the actual input shapes and allocating
-/// its scratch, when the kernel has a plan step. For calls outside a shaped
-/// plan: subgraph bodies, nodes whose input shapes the plan could not know,
-/// runtime::invoke.
 /// Why an allocation of the runtime's own failed: std::bad_alloc (reported
 /// as errc::resource_exhausted by catch_allocation_failure), or an abort
 /// without exceptions, as tensor::uninitialized does.
@@ -61,6 +56,11 @@ inline std::shared_ptr<void> allocate_block(const backend_info* be, std::size_t 
   return block;
 }
 
+/// Runs `k` on the call `c` (inputs, outputs, attributes and state set),
+/// first making its per-shape plan for the actual input shapes and allocating
+/// its scratch, when the kernel has a plan step. For calls outside a shaped
+/// plan: subgraph bodies, nodes whose input shapes the plan could not know,
+/// runtime::invoke.
 inline status run_with_plan_here(const kernel_entry& k, kernel_call& c, const thread_pool* pool,
                                  const backend_info* backend = nullptr) {
   if (!k.plan) return k.run(c);
