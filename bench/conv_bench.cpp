@@ -83,6 +83,12 @@ const std::vector<conv_shape> shapes = {
     {"densenet", 512, 28, 1, 1, 256, false},
     // SqueezeNet 1.1's stem (light_squeezenet.onnx; there unpadded).
     {"squeezenet", 3, 224, 3, 2, 64, false},
+    {"vgg", 3, 224, 3, 1, 64, false},         // VGG-19's first conv (K = 27, stride 1)
+    {"stem", 3, 224, 4, 4, 96, false},        // K = 48: a 4x4 patch stem (ConvNeXt's)
+    {"stem", 3, 224, 5, 2, 32, false},        // K = 75: between the 3x3 and 7x7 stems
+    {"squeezenet", 16, 55, 3, 1, 64, false},  // the fire modules' 3x3 expands
+    {"squeezenet", 32, 27, 3, 1, 128, false},
+    {"squeezenet", 64, 13, 3, 1, 256, false},
     {"inceptionv2", 64, 56, 3, 1, 192, false},  // Winograd over several blocks of tiles
     {"inceptionv2", 64, 28, 3, 1, 96, false},
     // ShuffleNet (light_shufflenet.onnx): depthwise 3x3.

@@ -641,8 +641,18 @@ inline std::optional<winograd::shape> winograd_shape(const conv_geometry& g) {
 /// (Winograd, where it applies, is chosen first). A 1x1 window at stride 2
 /// stays with im2col's subsampled copy and the GEMM: ResNet-50's three ran
 /// 1.15 / 0.95 / 0.99 ms that way and 1.16 / 1.05 / 1.03 ms direct (1 thread).
+/// So does a short K (Cg * taps below direct_min_k): a 3-channel stem's
+/// product is too short to pay for the direct path's phase planes and the
+/// staging of panels that cross a row's end. conv_bench, 1 / 2 threads, us,
+/// direct against im2col (Zen 5, three alternations each, the third shown):
+/// K = 27, SqueezeNet's 3x3 s2 stem 370 / 361 against 330 / 208, VGG's 3x3
+/// s1 1755 / 1048 against 1356 / 768; K = 48, a 4x4 s4 patch stem 285 / 242
+/// against 258 / 144. Above it direct wins: K = 75 (5x5 s2) 376 / 290
+/// against 551 / 410, ResNet-50's 7x7 stem (K = 147) 1331 / 809 against
+/// 1666 / 1201.
+inline constexpr std::int64_t direct_min_k = 64;
 inline bool direct_candidate(const conv_geometry& g) {
-  return g.axes.size() == 2 && g.taps > 1 && !g.depthwise2d && g.P > isa::gemm_few_n;
+  return g.axes.size() == 2 && g.taps > 1 && !g.depthwise2d && g.P > isa::gemm_few_n && g.K >= direct_min_k;
 }
 
 /// Minimum winograd::gain for the Winograd path (see there).

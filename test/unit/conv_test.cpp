@@ -158,7 +158,9 @@ TEST_CASE("Conv on a pool: tiled and whole-GEMM paths", "[conv]") {
 // (conv_direct.hpp: the input split by stride phase, read in place): a
 // 7x7 stride-2 stem, stride-2 3x3, an 11x11 stride-4 window (16 phases),
 // dilation with stride, 1x7 and 7x1, K past one GEMM block (512), more
-// output channels than a tile, two images; stride 5 falls back to im2col.
+// output channels than a tile, two images (each with K = Cg * taps of at
+// least direct_min_k); stride 5 and a 3-channel 3x3 stem (K = 27) fall back
+// to im2col.
 // On a pool of 4 the few-position shapes split their output channels.
 TEST_CASE("Conv direct path: stride phases, dilations, long K, on a pool", "[conv]") {
   thread_pool pool(4);
@@ -169,10 +171,11 @@ TEST_CASE("Conv direct path: stride phases, dilations, long K, on a pool", "[con
     check_f32({{2, 70, 9, 11}, {13, 70, 3, 3}, 1, {1, 1}, {2, 2}, {2, 2, 2, 2}}, p);
     check_f32({{1, 5, 23, 21}, {7, 5, 11, 11}, 1, {4, 4}, {}, {2, 2, 2, 2}}, p);
     check_f32({{1, 4, 20, 20}, {6, 4, 3, 3}, 1, {5, 5}, {}, {1, 1, 1, 1}}, p);
-    check_f32({{1, 6, 10, 31}, {9, 6, 1, 7}, 1, {}, {}, {0, 3, 0, 3}}, p);
-    check_f32({{1, 6, 17, 8}, {9, 6, 7, 1}, 1, {2, 1}, {}, {3, 0, 3, 0}, "NOTSET", false}, p);
+    check_f32({{1, 10, 10, 31}, {9, 10, 1, 7}, 1, {}, {}, {0, 3, 0, 3}}, p);
+    check_f32({{1, 10, 17, 8}, {9, 10, 7, 1}, 1, {2, 1}, {}, {3, 0, 3, 0}, "NOTSET", false}, p);
     check_f32({{1, 16, 14, 14}, {130, 16, 3, 3}, 1, {2, 2}, {1, 1}, {0, 1, 1, 0}}, p);
-    check_f32({{1, 9, 12, 12}, {5, 9, 2, 2}, 1, {2, 3}, {3, 1}, {}, "SAME_UPPER"}, p);
+    check_f32({{1, 17, 12, 12}, {5, 17, 2, 2}, 1, {2, 3}, {3, 1}, {}, "SAME_UPPER"}, p);
+    check_f32({{1, 3, 31, 30}, {20, 3, 3, 3}, 1, {2, 2}, {}, {0, 0, 0, 0}}, p);
   }
 }
 

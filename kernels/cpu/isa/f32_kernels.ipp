@@ -1035,6 +1035,56 @@ void winograd_f4k3_input(const isa::winograd_input_args& a) {
       base[l] = img * a.image_stride;
     }
     float* vj = a.v + (j0 / nr) * a.channels * nr + j0 % nr;
+#if defined(__AVX512F__)
+    // Each lane's patch row by one masked load (the columns inside the
+    // image; a lane past the block or a row outside it is zero), then the
+    // 16 rows transposed in registers: lane l of vector q is tile l's
+    // column q. Gathered element by element through d instead, the input
+    // transform of DenseNet-121's growth layers (128 channels in, 32 out)
+    // took 55% of the layer, most of it waiting for the vector loads of d
+    // that its scalar stores could not forward.
+    if constexpr (L == 16) {
+      __mmask16 columns[L] = {};
+      for (int l = 0; l < L; ++l) {
+        if (!live[l]) continue;
+        for (int q = 0; q < 6; ++q)
+          if (ix[l] + q >= 0 && ix[l] + q < W) columns[l] = static_cast<__mmask16>(columns[l] | (1u << q));
+      }
+      for (std::int64_t c = 0; c < a.channels; ++c) {
+        vec d[36];
+        for (int r = 0; r < 6; ++r) {
+          __m512 rows[16];
+          for (int l = 0; l < L; ++l) {
+            const std::int64_t y = iy[l] + r;
+            if (!columns[l] || y < 0 || y >= H) {
+              rows[l] = _mm512_setzero_ps();
+              continue;
+            }
+            // Lane q reads column ix + q; masked-off lanes read nothing.
+            const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(a.x + base[l] + c * plane + y * W) +
+                                      static_cast<std::uintptr_t>(ix[l] * static_cast<std::int64_t>(sizeof(float)));
+            rows[l] = _mm512_maskz_loadu_ps(columns[l], reinterpret_cast<const float*>(at));
+          }
+          transpose16(rows);
+          for (int q = 0; q < 6; ++q) d[r * 6 + q] = vec(rows[q]);
+        }
+        vec t[6][6];  // t[k][q] = (B^T d)[k][q]
+        for (int q = 0; q < 6; ++q) {
+          vec col[6], out[6];
+          for (int r = 0; r < 6; ++r) col[r] = d[r * 6 + q];
+          winograd_bt6(col, out);
+          for (int k = 0; k < 6; ++k) t[k][q] = out[k];
+        }
+        float* vc = vj + c * nr;
+        for (int k = 0; k < 6; ++k) {
+          vec out[6];
+          winograd_bt6(t[k], out);
+          for (int q = 0; q < 6; ++q) store_vec(vc + (k * 6 + q) * a.xi_stride, out[q]);
+        }
+      }
+      continue;
+    }
+#endif
     for (std::int64_t c = 0; c < a.channels; ++c) {
       alignas(64) float d[36][L];
       for (int l = 0; l < L; ++l) {
@@ -1110,6 +1160,26 @@ void winograd_f4k3_output(const isa::winograd_output_args& a) {
         }
       }
       float* yr = a.y + r * plane;
+#if defined(__AVX512F__)
+      // The 16 output vectors transposed in registers (lane p*4 + q of
+      // vector l: tile l's (p, q)), then each tile row as one masked store of
+      // its 128-bit quarter: element by element, these stores held up the
+      // output transform (SqueezeNet's 27x27 layer, perf annotate).
+      if constexpr (L == 16) {
+        __m512 t[16];
+        for (int e = 0; e < 16; ++e) t[e] = _mm512_load_ps(o[e]);
+        transpose16(t);
+        for (int l = 0; l < n; ++l) {
+          const __mmask8 cols = static_cast<__mmask8>((1u << cols_in[l]) - 1u);
+          float* yt = yr + off[l];
+          if (rows_in[l] > 0) _mm_mask_storeu_ps(yt, cols, _mm512_extractf32x4_ps(t[l], 0));
+          if (rows_in[l] > 1) _mm_mask_storeu_ps(yt + a.out_w, cols, _mm512_extractf32x4_ps(t[l], 1));
+          if (rows_in[l] > 2) _mm_mask_storeu_ps(yt + 2 * a.out_w, cols, _mm512_extractf32x4_ps(t[l], 2));
+          if (rows_in[l] > 3) _mm_mask_storeu_ps(yt + 3 * a.out_w, cols, _mm512_extractf32x4_ps(t[l], 3));
+        }
+        continue;
+      }
+#endif
       for (int l = 0; l < n; ++l)
         for (int p = 0; p < rows_in[l]; ++p)
           for (int q = 0; q < cols_in[l]; ++q) yr[off[l] + p * a.out_w + q] = o[p * 4 + q][l];
