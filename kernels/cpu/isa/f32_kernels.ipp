@@ -1014,6 +1014,69 @@ void winograd_at6(const V (&m)[6], V (&o)[4]) {
   o[3] = fmadd(V(8.0f), d, b) + m[5];
 }
 
+#if defined(__AVX512F__)
+// winograd_f4k3_input for 16 lanes of tiles from j0 (false elsewhere, where
+// the caller gathers element by element). Each lane's patch row by one
+// masked load (the columns inside the image; a lane past the block or a row
+// outside it is zero), then the 16 rows transposed in registers: lane l of
+// vector q is tile l's column q. Gathered element by element through a
+// buffer instead, the input transform of DenseNet-121's growth layers (128
+// channels in, 32 out) took 55% of the layer, much of it waiting for the
+// buffer's vector loads, which its scalar stores could not forward. A
+// template, so that the levels of fewer lanes never compile the branch.
+template <class V>
+bool winograd_input_x16(const isa::winograd_input_args& a, std::int64_t j0, const bool* live, const std::int64_t* iy,
+                        const std::int64_t* ix, const std::int64_t* base) {
+  if constexpr (lanes_of<V> != 16) {
+    (void)a, (void)j0, (void)live, (void)iy, (void)ix, (void)base;
+    return false;
+  } else {
+    const std::int64_t nr = a.panel, H = a.height, W = a.width, plane = H * W;
+    float* vj = a.v + (j0 / nr) * a.channels * nr + j0 % nr;
+    __mmask16 columns[16] = {};
+    for (int l = 0; l < 16; ++l) {
+      if (!live[l]) continue;
+      for (int q = 0; q < 6; ++q)
+        if (ix[l] + q >= 0 && ix[l] + q < W) columns[l] = static_cast<__mmask16>(columns[l] | (1u << q));
+    }
+    for (std::int64_t c = 0; c < a.channels; ++c) {
+      V d[36];
+      for (int r = 0; r < 6; ++r) {
+        __m512 rows[16];
+        for (int l = 0; l < 16; ++l) {
+          const std::int64_t y = iy[l] + r;
+          if (!columns[l] || y < 0 || y >= H) {
+            rows[l] = _mm512_setzero_ps();
+            continue;
+          }
+          // Lane q reads column ix + q (ix may be -1: the address is formed
+          // as an integer); masked-off lanes read nothing.
+          const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(a.x + base[l] + c * plane + y * W) +
+                                    static_cast<std::uintptr_t>(ix[l] * static_cast<std::int64_t>(sizeof(float)));
+          rows[l] = _mm512_maskz_loadu_ps(columns[l], reinterpret_cast<const float*>(at));
+        }
+        transpose16(rows);
+        for (int q = 0; q < 6; ++q) d[r * 6 + q] = V(rows[q]);
+      }
+      V t[6][6];  // t[k][q] = (B^T d)[k][q]
+      for (int q = 0; q < 6; ++q) {
+        V col[6], out[6];
+        for (int r = 0; r < 6; ++r) col[r] = d[r * 6 + q];
+        winograd_bt6(col, out);
+        for (int k = 0; k < 6; ++k) t[k][q] = out[k];
+      }
+      float* vc = vj + c * nr;
+      for (int k = 0; k < 6; ++k) {
+        V out[6];
+        winograd_bt6(t[k], out);
+        for (int q = 0; q < 6; ++q) store_vec(vc + (k * 6 + q) * a.xi_stride, out[q]);
+      }
+    }
+    return true;
+  }
+}
+#endif
+
 // The 6x6 patches of `lanes` tiles are gathered (zero outside the image) into
 // d[36][lanes], so the transform itself is all vector code.
 void winograd_f4k3_input(const isa::winograd_input_args& a) {
@@ -1036,54 +1099,7 @@ void winograd_f4k3_input(const isa::winograd_input_args& a) {
     }
     float* vj = a.v + (j0 / nr) * a.channels * nr + j0 % nr;
 #if defined(__AVX512F__)
-    // Each lane's patch row by one masked load (the columns inside the
-    // image; a lane past the block or a row outside it is zero), then the
-    // 16 rows transposed in registers: lane l of vector q is tile l's
-    // column q. Gathered element by element through d instead, the input
-    // transform of DenseNet-121's growth layers (128 channels in, 32 out)
-    // took 55% of the layer, most of it waiting for the vector loads of d
-    // that its scalar stores could not forward.
-    if constexpr (L == 16) {
-      __mmask16 columns[L] = {};
-      for (int l = 0; l < L; ++l) {
-        if (!live[l]) continue;
-        for (int q = 0; q < 6; ++q)
-          if (ix[l] + q >= 0 && ix[l] + q < W) columns[l] = static_cast<__mmask16>(columns[l] | (1u << q));
-      }
-      for (std::int64_t c = 0; c < a.channels; ++c) {
-        vec d[36];
-        for (int r = 0; r < 6; ++r) {
-          __m512 rows[16];
-          for (int l = 0; l < L; ++l) {
-            const std::int64_t y = iy[l] + r;
-            if (!columns[l] || y < 0 || y >= H) {
-              rows[l] = _mm512_setzero_ps();
-              continue;
-            }
-            // Lane q reads column ix + q; masked-off lanes read nothing.
-            const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(a.x + base[l] + c * plane + y * W) +
-                                      static_cast<std::uintptr_t>(ix[l] * static_cast<std::int64_t>(sizeof(float)));
-            rows[l] = _mm512_maskz_loadu_ps(columns[l], reinterpret_cast<const float*>(at));
-          }
-          transpose16(rows);
-          for (int q = 0; q < 6; ++q) d[r * 6 + q] = vec(rows[q]);
-        }
-        vec t[6][6];  // t[k][q] = (B^T d)[k][q]
-        for (int q = 0; q < 6; ++q) {
-          vec col[6], out[6];
-          for (int r = 0; r < 6; ++r) col[r] = d[r * 6 + q];
-          winograd_bt6(col, out);
-          for (int k = 0; k < 6; ++k) t[k][q] = out[k];
-        }
-        float* vc = vj + c * nr;
-        for (int k = 0; k < 6; ++k) {
-          vec out[6];
-          winograd_bt6(t[k], out);
-          for (int q = 0; q < 6; ++q) store_vec(vc + (k * 6 + q) * a.xi_stride, out[q]);
-        }
-      }
-      continue;
-    }
+    if (winograd_input_x16<vec>(a, j0, live, iy, ix, base)) continue;
 #endif
     for (std::int64_t c = 0; c < a.channels; ++c) {
       alignas(64) float d[36][L];
@@ -1124,6 +1140,35 @@ void winograd_f4k3_input(const isa::winograd_input_args& a) {
   }
 }
 
+#if defined(__AVX512F__)
+// winograd_f4k3_output's stores for 16 lanes of tiles (false elsewhere):
+// the 16 output vectors in o transposed in registers (lane p*4 + q of
+// vector l: tile l's (p, q)), then each tile row as one masked store of its
+// 128-bit quarter. Stored element by element, these stores held up the
+// output transform (SqueezeNet's 27x27 layer, perf annotate).
+template <class V>
+bool winograd_output_x16(const float (*o)[lanes], float* y, const std::int64_t* off, const int* rows_in,
+                         const int* cols_in, int n, std::int64_t out_w) {
+  if constexpr (lanes_of<V> != 16) {
+    (void)o, (void)y, (void)off, (void)rows_in, (void)cols_in, (void)n, (void)out_w;
+    return false;
+  } else {
+    __m512 t[16];
+    for (int e = 0; e < 16; ++e) t[e] = _mm512_load_ps(o[e]);
+    transpose16(t);
+    for (int l = 0; l < n; ++l) {
+      const __mmask8 cols = static_cast<__mmask8>((1u << cols_in[l]) - 1u);
+      float* yt = y + off[l];
+      if (rows_in[l] > 0) _mm_mask_storeu_ps(yt, cols, _mm512_extractf32x4_ps(t[l], 0));
+      if (rows_in[l] > 1) _mm_mask_storeu_ps(yt + out_w, cols, _mm512_extractf32x4_ps(t[l], 1));
+      if (rows_in[l] > 2) _mm_mask_storeu_ps(yt + 2 * out_w, cols, _mm512_extractf32x4_ps(t[l], 2));
+      if (rows_in[l] > 3) _mm_mask_storeu_ps(yt + 3 * out_w, cols, _mm512_extractf32x4_ps(t[l], 3));
+    }
+    return true;
+  }
+}
+#endif
+
 void winograd_f4k3_output(const isa::winograd_output_args& a) {
   constexpr int L = lanes;
   const vec lo(a.min), hi(a.max);
@@ -1161,24 +1206,7 @@ void winograd_f4k3_output(const isa::winograd_output_args& a) {
       }
       float* yr = a.y + r * plane;
 #if defined(__AVX512F__)
-      // The 16 output vectors transposed in registers (lane p*4 + q of
-      // vector l: tile l's (p, q)), then each tile row as one masked store of
-      // its 128-bit quarter: element by element, these stores held up the
-      // output transform (SqueezeNet's 27x27 layer, perf annotate).
-      if constexpr (L == 16) {
-        __m512 t[16];
-        for (int e = 0; e < 16; ++e) t[e] = _mm512_load_ps(o[e]);
-        transpose16(t);
-        for (int l = 0; l < n; ++l) {
-          const __mmask8 cols = static_cast<__mmask8>((1u << cols_in[l]) - 1u);
-          float* yt = yr + off[l];
-          if (rows_in[l] > 0) _mm_mask_storeu_ps(yt, cols, _mm512_extractf32x4_ps(t[l], 0));
-          if (rows_in[l] > 1) _mm_mask_storeu_ps(yt + a.out_w, cols, _mm512_extractf32x4_ps(t[l], 1));
-          if (rows_in[l] > 2) _mm_mask_storeu_ps(yt + 2 * a.out_w, cols, _mm512_extractf32x4_ps(t[l], 2));
-          if (rows_in[l] > 3) _mm_mask_storeu_ps(yt + 3 * a.out_w, cols, _mm512_extractf32x4_ps(t[l], 3));
-        }
-        continue;
-      }
+      if (winograd_output_x16<vec>(o, yr, off, rows_in, cols_in, n, a.out_w)) continue;
 #endif
       for (int l = 0; l < n; ++l)
         for (int p = 0; p < rows_in[l]; ++p)
