@@ -1014,6 +1014,24 @@ void winograd_at6(const V (&m)[6], V (&o)[4]) {
   o[3] = fmadd(V(8.0f), d, b) + m[5];
 }
 
+// V = B^T d B for one channel of `lanes` tiles, d[r * 6 + q] their (r, q)
+// elements, element xi of V stored at v + xi * xi_stride.
+template <class V>
+void winograd_input_tile(const V (&d)[36], float* v, std::int64_t xi_stride) {
+  V t[6][6];  // t[k][q] = (B^T d)[k][q]
+  for (int q = 0; q < 6; ++q) {
+    V col[6], out[6];
+    for (int r = 0; r < 6; ++r) col[r] = d[r * 6 + q];
+    winograd_bt6(col, out);
+    for (int k = 0; k < 6; ++k) t[k][q] = out[k];
+  }
+  for (int k = 0; k < 6; ++k) {
+    V out[6];
+    winograd_bt6(t[k], out);
+    for (int q = 0; q < 6; ++q) store_vec(v + (k * 6 + q) * xi_stride, out[q]);
+  }
+}
+
 #if defined(__AVX512F__)
 // winograd_f4k3_input for 16 lanes of tiles from j0 (false elsewhere, where
 // the caller gathers element by element). Each lane's patch row by one
@@ -1058,19 +1076,74 @@ bool winograd_input_x16(const isa::winograd_input_args& a, std::int64_t j0, cons
         transpose16(rows);
         for (int q = 0; q < 6; ++q) d[r * 6 + q] = V(rows[q]);
       }
-      V t[6][6];  // t[k][q] = (B^T d)[k][q]
-      for (int q = 0; q < 6; ++q) {
-        V col[6], out[6];
-        for (int r = 0; r < 6; ++r) col[r] = d[r * 6 + q];
-        winograd_bt6(col, out);
-        for (int k = 0; k < 6; ++k) t[k][q] = out[k];
+      winograd_input_tile(d, vj + c * nr, a.xi_stride);
+    }
+    return true;
+  }
+}
+#endif
+
+#if defined(__AVX2__)
+// In place: afterwards r[k] lane i holds what r[i] lane k held (8 x 8).
+inline void transpose8(__m256 (&r)[8]) {
+  __m256 t[8], u[8];
+  for (int j = 0; j < 8; j += 2) {  // pairs of rows, interleaved by element
+    t[j] = _mm256_unpacklo_ps(r[j], r[j + 1]);
+    t[j + 1] = _mm256_unpackhi_ps(r[j], r[j + 1]);
+  }
+  for (int q = 0; q < 8; q += 4) {  // u[q + k]: rows q..q+3 of column k (low half) and k + 4 (high half)
+    u[q] = _mm256_shuffle_ps(t[q], t[q + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    u[q + 1] = _mm256_shuffle_ps(t[q], t[q + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    u[q + 2] = _mm256_shuffle_ps(t[q + 1], t[q + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    u[q + 3] = _mm256_shuffle_ps(t[q + 1], t[q + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int k = 0; k < 4; ++k) {
+    r[k] = _mm256_permute2f128_ps(u[k], u[4 + k], 0x20);
+    r[k + 4] = _mm256_permute2f128_ps(u[k], u[4 + k], 0x31);
+  }
+}
+
+// winograd_input_x16's AVX2 twin: 8 lanes, a row of a lane by one masked
+// load (vmaskmovps; a plain load where all 8 floats lie in the row: lanes 6
+// and 7 become vectors 6 and 7 of the transpose, which go unused), an 8x8
+// transpose.
+template <class V>
+bool winograd_input_x8(const isa::winograd_input_args& a, std::int64_t j0, const bool* live, const std::int64_t* iy,
+                       const std::int64_t* ix, const std::int64_t* base) {
+  if constexpr (lanes_of<V> != 8) {
+    (void)a, (void)j0, (void)live, (void)iy, (void)ix, (void)base;
+    return false;
+  } else {
+    const std::int64_t nr = a.panel, H = a.height, W = a.width, plane = H * W;
+    float* vj = a.v + (j0 / nr) * a.channels * nr + j0 % nr;
+    __m256i columns[8];
+    bool any[8] = {}, whole[8] = {};
+    for (int l = 0; l < 8; ++l) {
+      alignas(32) std::int32_t m[8] = {};
+      for (int q = 0; q < 6 && live[l]; ++q) m[q] = ix[l] + q >= 0 && ix[l] + q < W ? -1 : 0;
+      columns[l] = _mm256_load_si256(reinterpret_cast<const __m256i*>(m));
+      any[l] = live[l] && ix[l] + 5 >= 0 && ix[l] < W;
+      whole[l] = live[l] && ix[l] >= 0 && ix[l] + 8 <= W;
+    }
+    for (std::int64_t c = 0; c < a.channels; ++c) {
+      V d[36];
+      for (int r = 0; r < 6; ++r) {
+        __m256 rows[8];
+        for (int l = 0; l < 8; ++l) {
+          const std::int64_t y = iy[l] + r;
+          if (!any[l] || y < 0 || y >= H) {
+            rows[l] = _mm256_setzero_ps();
+            continue;
+          }
+          const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(a.x + base[l] + c * plane + y * W) +
+                                    static_cast<std::uintptr_t>(ix[l] * static_cast<std::int64_t>(sizeof(float)));
+          const float* p = reinterpret_cast<const float*>(at);
+          rows[l] = whole[l] ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, columns[l]);  // lanes 6, 7 unused
+        }
+        transpose8(rows);
+        for (int q = 0; q < 6; ++q) d[r * 6 + q] = V(rows[q]);
       }
-      float* vc = vj + c * nr;
-      for (int k = 0; k < 6; ++k) {
-        V out[6];
-        winograd_bt6(t[k], out);
-        for (int q = 0; q < 6; ++q) store_vec(vc + (k * 6 + q) * a.xi_stride, out[q]);
-      }
+      winograd_input_tile(d, vj + c * nr, a.xi_stride);
     }
     return true;
   }
@@ -1101,6 +1174,9 @@ void winograd_f4k3_input(const isa::winograd_input_args& a) {
 #if defined(__AVX512F__)
     if (winograd_input_x16<vec>(a, j0, live, iy, ix, base)) continue;
 #endif
+#if defined(__AVX2__)
+    if (winograd_input_x8<vec>(a, j0, live, iy, ix, base)) continue;
+#endif
     for (std::int64_t c = 0; c < a.channels; ++c) {
       alignas(64) float d[36][L];
       for (int l = 0; l < L; ++l) {
@@ -1123,19 +1199,9 @@ void winograd_f4k3_input(const isa::winograd_input_args& a) {
           }
         }
       }
-      vec t[6][6];  // t[k][q] = (B^T d)[k][q]
-      for (int q = 0; q < 6; ++q) {
-        vec col[6], out[6];
-        for (int r = 0; r < 6; ++r) col[r] = load_vec(d[r * 6 + q]);
-        winograd_bt6(col, out);
-        for (int k = 0; k < 6; ++k) t[k][q] = out[k];
-      }
-      float* vc = vj + c * nr;
-      for (int k = 0; k < 6; ++k) {
-        vec out[6];
-        winograd_bt6(t[k], out);
-        for (int q = 0; q < 6; ++q) store_vec(vc + (k * 6 + q) * a.xi_stride, out[q]);
-      }
+      vec dv[36];
+      for (int e = 0; e < 36; ++e) dv[e] = load_vec(d[e]);
+      winograd_input_tile(dv, vj + c * nr, a.xi_stride);
     }
   }
 }
@@ -1163,6 +1229,42 @@ bool winograd_output_x16(const float (*o)[lanes], float* y, const std::int64_t* 
       if (rows_in[l] > 1) _mm_mask_storeu_ps(yt + out_w, cols, _mm512_extractf32x4_ps(t[l], 1));
       if (rows_in[l] > 2) _mm_mask_storeu_ps(yt + 2 * out_w, cols, _mm512_extractf32x4_ps(t[l], 2));
       if (rows_in[l] > 3) _mm_mask_storeu_ps(yt + 3 * out_w, cols, _mm512_extractf32x4_ps(t[l], 3));
+    }
+    return true;
+  }
+}
+#endif
+
+#if defined(__AVX2__)
+// winograd_output_x16's AVX2 twin: o's 16 vectors of 8 lanes as two 8x8
+// transposes (rows 0-1 of each tile, rows 2-3), each tile row one store
+// (masked where the tile's last columns lie outside the image).
+template <class V>
+bool winograd_output_x8(const float (*o)[lanes], float* y, const std::int64_t* off, const int* rows_in,
+                        const int* cols_in, int n, std::int64_t out_w) {
+  if constexpr (lanes_of<V> != 8) {
+    (void)o, (void)y, (void)off, (void)rows_in, (void)cols_in, (void)n, (void)out_w;
+    return false;
+  } else {
+    __m256 top[8], bottom[8];
+    for (int e = 0; e < 8; ++e) {
+      top[e] = _mm256_load_ps(o[e]);
+      bottom[e] = _mm256_load_ps(o[8 + e]);
+    }
+    transpose8(top);
+    transpose8(bottom);
+    for (int l = 0; l < n; ++l) {
+      const __m128 row[4] = {_mm256_castps256_ps128(top[l]), _mm256_extractf128_ps(top[l], 1),
+                             _mm256_castps256_ps128(bottom[l]), _mm256_extractf128_ps(bottom[l], 1)};
+      float* yt = y + off[l];
+      const int c = cols_in[l];
+      const __m128i mask = _mm_setr_epi32(c > 0 ? -1 : 0, c > 1 ? -1 : 0, c > 2 ? -1 : 0, c > 3 ? -1 : 0);
+      for (int p = 0; p < rows_in[l]; ++p) {
+        if (c == 4)
+          _mm_storeu_ps(yt + p * out_w, row[p]);
+        else
+          _mm_maskstore_ps(yt + p * out_w, mask, row[p]);
+      }
     }
     return true;
   }
@@ -1207,6 +1309,9 @@ void winograd_f4k3_output(const isa::winograd_output_args& a) {
       float* yr = a.y + r * plane;
 #if defined(__AVX512F__)
       if (winograd_output_x16<vec>(o, yr, off, rows_in, cols_in, n, a.out_w)) continue;
+#endif
+#if defined(__AVX2__)
+      if (winograd_output_x8<vec>(o, yr, off, rows_in, cols_in, n, a.out_w)) continue;
 #endif
       for (int l = 0; l < n; ++l)
         for (int p = 0; p < rows_in[l]; ++p)
