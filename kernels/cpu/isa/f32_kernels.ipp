@@ -1033,8 +1033,8 @@ void winograd_input_tile(const V (&d)[36], float* v, std::int64_t xi_stride) {
 }
 
 #if defined(__AVX512F__)
-// winograd_f4k3_input for 16 lanes of tiles from j0 (false elsewhere, where
-// the caller gathers element by element). Each lane's patch row by one
+// winograd_f4k3_input for 16 lanes of tiles, the first one's V at vj (false
+// elsewhere, where the caller gathers element by element). Each lane's patch row by one
 // masked load (the columns inside the image; a lane past the block or a row
 // outside it is zero), then the 16 rows transposed in registers: lane l of
 // vector q is tile l's column q. Gathered element by element through a
@@ -1043,14 +1043,13 @@ void winograd_input_tile(const V (&d)[36], float* v, std::int64_t xi_stride) {
 // buffer's vector loads, which its scalar stores could not forward. A
 // template, so that the levels of fewer lanes never compile the branch.
 template <class V>
-bool winograd_input_x16(const isa::winograd_input_args& a, std::int64_t j0, const bool* live, const std::int64_t* iy,
+bool winograd_input_x16(const isa::winograd_input_args& a, float* vj, const bool* live, const std::int64_t* iy,
                         const std::int64_t* ix, const std::int64_t* base) {
   if constexpr (lanes_of<V> != 16) {
-    (void)a, (void)j0, (void)live, (void)iy, (void)ix, (void)base;
+    (void)a, (void)vj, (void)live, (void)iy, (void)ix, (void)base;
     return false;
   } else {
     const std::int64_t nr = a.panel, H = a.height, W = a.width, plane = H * W;
-    float* vj = a.v + (j0 / nr) * a.channels * nr + j0 % nr;
     __mmask16 columns[16] = {};
     for (int l = 0; l < 16; ++l) {
       if (!live[l]) continue;
@@ -1108,14 +1107,13 @@ inline void transpose8(__m256 (&r)[8]) {
 // and 7 become vectors 6 and 7 of the transpose, which go unused), an 8x8
 // transpose.
 template <class V>
-bool winograd_input_x8(const isa::winograd_input_args& a, std::int64_t j0, const bool* live, const std::int64_t* iy,
+bool winograd_input_x8(const isa::winograd_input_args& a, float* vj, const bool* live, const std::int64_t* iy,
                        const std::int64_t* ix, const std::int64_t* base) {
   if constexpr (lanes_of<V> != 8) {
-    (void)a, (void)j0, (void)live, (void)iy, (void)ix, (void)base;
+    (void)a, (void)vj, (void)live, (void)iy, (void)ix, (void)base;
     return false;
   } else {
     const std::int64_t nr = a.panel, H = a.height, W = a.width, plane = H * W;
-    float* vj = a.v + (j0 / nr) * a.channels * nr + j0 % nr;
     __m256i columns[8];
     bool any[8] = {}, whole[8] = {};
     for (int l = 0; l < 8; ++l) {
@@ -1172,10 +1170,10 @@ void winograd_f4k3_input(const isa::winograd_input_args& a) {
     }
     float* vj = a.v + (j0 / nr) * a.channels * nr + j0 % nr;
 #if defined(__AVX512F__)
-    if (winograd_input_x16<vec>(a, j0, live, iy, ix, base)) continue;
+    if (winograd_input_x16<vec>(a, vj, live, iy, ix, base)) continue;
 #endif
 #if defined(__AVX2__)
-    if (winograd_input_x8<vec>(a, j0, live, iy, ix, base)) continue;
+    if (winograd_input_x8<vec>(a, vj, live, iy, ix, base)) continue;
 #endif
     for (std::int64_t c = 0; c < a.channels; ++c) {
       alignas(64) float d[36][L];
