@@ -78,6 +78,7 @@ const std::vector<conv_shape> shapes = {
     {"r50", 512, 14, 3, 2, 512, false},
     // DenseNet-121: each layer's 3x3 growth conv (32 outputs) and a transition.
     {"densenet", 128, 56, 3, 1, 32, false},
+    {"densenet", 128, 28, 3, 1, 32, false},
     {"densenet", 128, 14, 3, 1, 32, false},
     {"densenet", 128, 7, 3, 1, 32, false},
     {"densenet", 512, 28, 1, 1, 256, false},

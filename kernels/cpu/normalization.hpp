@@ -1,4 +1,5 @@
-// kernels/cpu/normalization.hpp: BatchNormalization (inference and training mode), LRN,
+// kernels/cpu/normalization.hpp: BatchNormalization (inference and training mode) and
+// fused::BatchNormalization (with its clamp), LRN,
 // InstanceNormalization, LayerNormalization, GroupNormalization, LpNormalization.
 //
 // The mean/variance normalizations share one row routine: a row is a
@@ -14,11 +15,13 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "kernels/cpu/isa/isa.hpp"
 #include "onyx/core/float_convert.hpp"
 #include "onyx/ops/batch_normalization.hpp"
+#include "onyx/ops/fused/batch_normalization.hpp"
 #include "onyx/ops/group_normalization.hpp"
 #include "onyx/ops/instance_normalization.hpp"
 #include "onyx/ops/layer_normalization.hpp"
@@ -66,18 +69,32 @@ void normalize_rows(const T* x, T* y, std::int64_t rows, std::int64_t len, doubl
                });
 }
 
-/// Per-channel y = x * a[c] + b[c] over (n, c) planes of `plane` elements.
+/// Per-channel y = clamp(x * a[c] + b[c], lo, hi) over (n, c) planes of
+/// `plane` elements (a NaN passes the clamp; the default bounds clamp nothing).
+/// float32 runs each plane through the ISA's f32_affine.
 template <class T>
 void channel_affine(const T* x, T* y, std::int64_t N, std::int64_t C, std::int64_t plane, const std::vector<double>& a,
-                    const std::vector<double>& b, const thread_pool* pool) {
+                    const std::vector<double>& b, const thread_pool* pool,
+                    float lo = -std::numeric_limits<float>::infinity(),
+                    float hi = std::numeric_limits<float>::infinity()) {
   using A = std::conditional_t<std::is_same_v<T, double>, double, float>;
+  const isa::f32_affine_fn affine = isa::active().f32_affine;
   parallel_for(pool, N * C, grain_for(plane),  // an FMA per element
-               [&](std::int64_t lo, std::int64_t hi) {
-                 for (std::int64_t nc = lo; nc < hi; ++nc) {
+               [&](std::int64_t first, std::int64_t last) {
+                 for (std::int64_t nc = first; nc < last; ++nc) {
                    const A s = static_cast<A>(a[nc % C]), t = static_cast<A>(b[nc % C]);
                    const T* xp = x + nc * plane;
                    T* yp = y + nc * plane;
-                   for (std::int64_t i = 0; i < plane; ++i) yp[i] = store<T>(static_cast<A>(load(xp[i])) * s + t);
+                   if constexpr (std::is_same_v<T, float>) {
+                     affine(xp, s, t, lo, hi, yp, plane);
+                   } else {
+                     const A l = lo, h = hi;
+                     for (std::int64_t i = 0; i < plane; ++i) {
+                       const A v = static_cast<A>(load(xp[i])) * s + t;
+                       const A w = v < l ? l : v;
+                       yp[i] = store<T>(h < w ? h : w);
+                     }
+                   }
                  }
                });
 }
@@ -92,6 +109,16 @@ inline status require_size(const tensor& t, std::int64_t n, const char* what) {
   if (t.size() == n) return ok();
   return status(errc::invalid_argument, std::string(what) + " has " + std::to_string(t.size()) +
                                             " values, expected " + std::to_string(n));
+}
+
+/// y = x * a + b per channel: a = scale / sqrt(var + eps), b = B - mean * a.
+inline void inference_affine(const std::vector<double>& scale, const std::vector<double>& bias,
+                             const std::vector<double>& mean, const std::vector<double>& var, float eps,
+                             std::vector<double>& a, std::vector<double>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = scale[i] / std::sqrt(var[i] + static_cast<double>(eps));
+    b[i] = bias[i] - mean[i] * a[i];
+  }
 }
 
 template <class T> status batch_norm(const call<ops::BatchNormalization>& c) {
@@ -133,11 +160,22 @@ template <class T> status batch_norm(const call<ops::BatchNormalization>& c) {
     var = std::move(bvar);
   }
   std::vector<double> a(C), b(C);
-  for (std::int64_t i = 0; i < C; ++i) {
-    a[i] = scale[i] / std::sqrt(var[i] + static_cast<double>(c.attrs().epsilon));
-    b[i] = bias[i] - mean[i] * a[i];
-  }
+  inference_affine(scale, bias, mean, var, c.attrs().epsilon, a, b);
   channel_affine(x.data<T>(), c.output(0).data<T>(), x.dim(0), C, plane_size(x), a, b, c.pool());
+  return ok();
+}
+
+/// fused::BatchNormalization: inference BatchNormalization and its clamp in one pass.
+template <class T> status batch_norm_clamped(const call<ops::fused::BatchNormalization>& c) {
+  const tensor& x = c.input(0);
+  const std::int64_t C = x.dim(1);
+  const char* names[] = {"X", "scale", "B", "input_mean", "input_var"};
+  for (int i = 1; i < 5; ++i) ONYX_TRY(require_size(c.input(i), C, names[i]));
+  std::vector<double> a(C), b(C);
+  inference_affine(as_doubles(c.input(1)), as_doubles(c.input(2)), as_doubles(c.input(3)), as_doubles(c.input(4)),
+                   c.attrs().epsilon, a, b);
+  const ops::fused::activation& act = c.attrs().activation;
+  channel_affine(x.data<T>(), c.output(0).data<T>(), x.dim(0), C, plane_size(x), a, b, c.pool(), act.min, act.max);
   return ok();
 }
 
@@ -309,6 +347,13 @@ template <> struct kernel<ops::BatchNormalization, cpu> {
   static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
   template <ops::signature S> static status run(const call<ops::BatchNormalization>& c) {
     return kernels::cpu::norm_detail::batch_norm<storage_t<S[0]>>(c);
+  }
+};
+
+template <> struct kernel<ops::fused::BatchNormalization, cpu> {
+  static constexpr std::array types{dtypes::f16 | dtypes::f32 | dtypes::f64};
+  template <ops::signature S> static status run(const call<ops::fused::BatchNormalization>& c) {
+    return kernels::cpu::norm_detail::batch_norm_clamped<storage_t<S[0]>>(c);
   }
 };
 

@@ -17,8 +17,9 @@
 // For each block: the input transform writes V (36 x Cin x nb, per thread),
 // then for each slice of `mblock` output channels, 36 micro-kernel passes
 // write M (36 x mblock x nb, sized to stay in L2) and the output transform
-// adds the bias, clamps and writes Y. Blocks (and, when there are fewer blocks
-// than threads, slices of output channels) are split over the pool.
+// adds the bias, clamps and writes Y. Each thread takes an even range of
+// tiles; where those ranges would be less than half a panel, each block runs
+// in three phases split over the pool instead (make_plan).
 //
 // Accuracy: the points 0, +-1, +-2, inf keep the error near 1e-6 relative to
 // the largest |w| * |x| sums; `winograd_gain` only picks this path for
@@ -143,8 +144,8 @@ struct plan {
   int64_t nb = 0, blocks = 0;
   int64_t m_panels = 0;  // output channels in whole mr panels
   int64_t mblock = 0;    // output channels per slice of M (a multiple of mr, or all of them)
-  int64_t parts = 1;     // tasks per block, each a range of whole mr panels of output channels
-  int64_t slots = 1;     // scratch slots: threads, or fewer where blocks x parts is fewer
+  bool phased = false;   // few tiles per thread: each block in three parallel phases
+  int64_t slots = 1;     // scratch slots: threads, or fewer where there are fewer tiles
   int64_t v_elements = 0, m_elements = 0, slot_elements = 0;
 };
 
@@ -155,23 +156,26 @@ inline plan make_plan(const shape& s, int64_t threads, const isa::table& kernels
   p.tiles_w = (s.out_w + 3) / 4;
   p.tiles_per_image = p.tiles_w * ((s.out_h + 3) / 4);
   p.tiles = s.N * p.tiles_per_image;
-  p.nb = block_width(p.tiles, kernels);
-  p.blocks = (p.tiles + p.nb - 1) / p.nb;
-  // M of one slice: 36 x mblock x nb floats, about 256 KiB, in whole mr panels.
-  const int64_t rows = std::max<int64_t>(1, (int64_t{256} << 10) / (36 * p.nb * 4) / mr) * mr;
   p.m_panels = (s.M + mr - 1) / mr;
-  p.mblock = std::min(rows, p.m_panels * mr);
-  // Fewer blocks than threads (a 14x14 map is one block): each block's output
-  // channels are cut in as many parts as it takes to fill the threads, by
-  // whole panels, so the parts differ by at most one panel. (Cutting whole
-  // slices of 108 rows gave a 256-channel layer parts of 108 and 148 rows.)
-  // Each part gets two panels or more: DenseNet's 32-channel growth layers
-  // (three panels) cut 1 : 2 at 14x14 ran slower on two threads than on one
-  // (102 against 77 us, conv_bench densenet_128x14x14; DenseNet-121 at 2
-  // threads 28.1-28.3 -> 27.4-27.6 ms with them whole).
-  p.parts = p.blocks >= threads ? 1 : std::min(p.m_panels, (threads + p.blocks - 1) / p.blocks);
-  p.parts = std::max<int64_t>(1, std::min(p.parts, p.m_panels / 2));
-  p.slots = std::min(threads, p.blocks * p.parts);
+  // Each thread takes an even range of tiles, in blocks of nb (so a 28x28
+  // map's 49 tiles go 25 : 24 in blocks of 16, not 32 : 17 in blocks of 32),
+  // and its range lies on the rows the producer's column split gave it.
+  // Ranges of at most half a narrow panel (a 14x14 map's 16 tiles over two
+  // threads) would each pad their GEMM to a whole panel; those run phased
+  // instead: the input transform split over channels, the 36 products over
+  // the threads, the output transform over output channels.
+  const int64_t per_slot = (p.tiles + threads - 1) / std::max<int64_t>(threads, 1);
+  p.phased = threads > 1 && per_slot <= kernels.gemm_narrow_nr / 2;
+  p.slots = p.phased ? 1 : std::max<int64_t>(1, std::min(threads, p.tiles));
+  p.nb = block_width(p.phased ? p.tiles : (p.tiles + p.slots - 1) / p.slots, kernels);
+  p.blocks = (p.tiles + p.nb - 1) / p.nb;
+  if (p.phased) {
+    p.mblock = p.m_panels * mr;  // all of M: the products of one xi write all its rows
+  } else {
+    // M of one slice: 36 x mblock x nb floats, about 256 KiB, in whole mr panels.
+    const int64_t rows = std::max<int64_t>(1, (int64_t{256} << 10) / (36 * p.nb * 4) / mr) * mr;
+    p.mblock = std::min(rows, p.m_panels * mr);
+  }
   p.v_elements = 36 * s.C * p.nb;
   p.m_elements = 36 * p.mblock * p.nb;
   // One cache line more between slots so two threads' buffers never share a set stride.
@@ -242,14 +246,16 @@ inline void run(const plan& p, const weights& u, const float* x, const float* bi
       kernels.f32_winograd_f4k3_output(out);
     }
   };
-  if (p.parts > 1) {
-    // Fewer blocks than threads: each block's input transform is split over
-    // its channels (V shared, in slot 0), then its output channels over the
-    // parts, each part's M in its own slot. With every part transforming the
-    // whole block itself, a 14x14 map into 32 channels (DenseNet's growth
-    // layers), where the transform is most of the work, ran no faster on two
-    // threads than on one.
+  if (p.phased) {
+    // A few tiles over the threads: per block, the input transform split over
+    // its channels, then the 36 products over the threads (each all of M for
+    // its xi), then the output transform over output channels. Cutting M
+    // instead left DenseNet's 32-channel growth layers (three panels) on one
+    // thread at 14x14.
     float* v = scratch;
+    float* m = scratch + p.v_elements;
+    const int64_t m_xi = p.mblock * p.nb;
+    const int64_t plane = s.out_h * s.out_w;
     for (int64_t block = 0; block < p.blocks; ++block) {
       const int64_t first = block * p.nb, count = std::min(p.nb, p.tiles - first);
       parallel_for(pool, s.C, grain_for(36 * 16 * count), [&](int64_t c0, int64_t c1) {
@@ -261,10 +267,32 @@ inline void run(const plan& p, const weights& u, const float* x, const float* bi
         in.v = v + c0 * p.nb;
         kernels.f32_winograd_f4k3_input(in);
       });
-      parallel_for(pool, p.parts, 1, [&](int64_t b, int64_t e) {
-        for (int64_t part = b; part < e; ++part)
-          product(first, count, v, scratch + part * p.slot_elements + p.v_elements,
-                  p.m_panels * part / p.parts * mr, std::min(s.M, p.m_panels * (part + 1) / p.parts * mr));
+      parallel_for(pool, 36, 1, [&](int64_t b, int64_t e) {
+        const isa::f32_gemm_params params;
+        for (int64_t xi = b; xi < e; ++xi)
+          for (int64_t i = 0; i < s.M; i += mr)
+            gemm(s.C, u.at(static_cast<int>(xi)) + i * s.C, v + xi * xi_stride, m + xi * m_xi + i * p.nb, p.nb,
+                 static_cast<int>(std::min<int64_t>(mr, s.M - i)), static_cast<int>(nr), params);
+      });
+      parallel_for(pool, s.M, grain_for(36 * 8 * count), [&](int64_t r0, int64_t r1) {
+        isa::winograd_output_args out{};
+        out.m = m + r0 * p.nb;
+        out.rows = r1 - r0;
+        out.nb = p.nb;
+        out.xi_stride = m_xi;
+        out.tiles_w = p.tiles_w;
+        out.tiles_per_image = p.tiles_per_image;
+        out.first_tile = first;
+        out.tiles = count;
+        out.y = y + r0 * plane;
+        out.out_h = s.out_h;
+        out.out_w = s.out_w;
+        out.image_stride = s.M * plane;
+        out.bias = bias ? bias + r0 : nullptr;
+        out.clamp = clamp;
+        out.min = lo;
+        out.max = hi;
+        kernels.f32_winograd_f4k3_output(out);
       });
     }
     return;
@@ -273,8 +301,9 @@ inline void run(const plan& p, const weights& u, const float* x, const float* bi
     for (int64_t slot = b; slot < e; ++slot) {
       float* v = scratch + slot * p.slot_elements;
       float* m = v + p.v_elements;
-      for (int64_t block = p.blocks * slot / p.slots; block < p.blocks * (slot + 1) / p.slots; ++block) {
-        const int64_t first = block * p.nb, count = std::min(p.nb, p.tiles - first);
+      const int64_t end = p.tiles * (slot + 1) / p.slots;
+      for (int64_t first = p.tiles * slot / p.slots; first < end; first += p.nb) {
+        const int64_t count = std::min(p.nb, end - first);
         kernels.f32_winograd_f4k3_input(input_args(first, count, v));
         product(first, count, v, m, 0, s.M);
       }

@@ -1,7 +1,8 @@
 // graph::passes::fuse_batch_norm: per-channel Mul/Div/Add/Sub after a
-// BatchNormalization fold into its scale and B; the optimized graph holds the
-// expected nodes and gives the unoptimized graph's outputs (to rtol 1e-5 in
-// float32: the folded parameters are rounded once).
+// BatchNormalization fold into its scale and B, and fuse_batch_norm_activation
+// takes a following Relu or Clip into onyx.fused.BatchNormalization; the
+// optimized graph holds the expected nodes and gives the unoptimized graph's
+// outputs (to rtol 1e-5 in float32: the folded parameters are rounded once).
 #include <catch2/catch.hpp>
 
 #include "onyx/graph/model_builder.hpp"
@@ -50,7 +51,7 @@ TEST_CASE("fuse_batch_norm folds per-channel Mul, Add, Div, Sub", "[passes][fuse
           auto m = b.node("Mul", {v, b.initializer("c1", random_tensor({5, 1, 1}, 0.5, 2, 6))});
           auto a = b.node("Add", {m, b.initializer("c2", random_tensor({5, 1, 1}, -1, 1, 7))});
           return b.node("Relu", {a});
-        }) == list{"BatchNormalization", "Relu"});
+        }) == list{"onyx.fused.BatchNormalization"});
   // Div by a scalar, and c - y (Sub with the BN output second).
   CHECK(run("fbn_div_sub.onnx", [](graph::model_builder& b, const std::string& v) {
           auto d = b.node("Div", {v, b.initializer("c3", random_tensor({1}, 1.5, 2, 8))});
@@ -68,4 +69,23 @@ TEST_CASE("fuse_batch_norm leaves what it cannot fold", "[passes][fuse_batch_nor
           auto m = b.node("Mul", {v, b.initializer("c6", random_tensor({5, 1, 1}, 0.5, 2, 11))});
           return b.node("Add", {m, v});
         }) == list{"BatchNormalization", "onyx.fused.Elementwise"});  // Mul and Add, by fuse_elementwise
+}
+
+TEST_CASE("fuse_batch_norm_activation takes the Relu or Clip after a BatchNormalization",
+          "[passes][fuse_batch_norm]") {
+  CHECK(run("fbn_relu.onnx", [](graph::model_builder& b, const std::string& v) { return b.node("Relu", {v}); }) ==
+        list{"onyx.fused.BatchNormalization"});
+  CHECK(run("fbn_clip.onnx", [](graph::model_builder& b, const std::string& v) {
+          return b.node("Clip", {v, b.initializer("lo", tensor::from<float>({-0.25f}, {})),
+                                 b.initializer("hi", tensor::from<float>({0.75f}, {}))});
+        }) == list{"onyx.fused.BatchNormalization"});
+  // A Clip with a bound computed at run time stays.
+  CHECK(run("fbn_clip_dynamic.onnx", [](graph::model_builder& b, const std::string& v) {
+          auto hi = b.node("ReduceMax", {v}, {{"keepdims", std::int64_t{0}}});
+          return b.node("Clip", {v, b.initializer("lo2", tensor::from<float>({-0.25f}, {})), hi});
+        }) == list{"BatchNormalization", "ReduceMax", "Clip"});
+  // The normalized value read by a second node: the clamp stays apart.
+  CHECK(run("fbn_relu_two_readers.onnx", [](graph::model_builder& b, const std::string& v) {
+          return b.node("Add", {b.node("Relu", {v}), v});
+        }) == list{"BatchNormalization", "onyx.fused.Elementwise"});
 }

@@ -1,8 +1,11 @@
-// BatchNormalization, LRN, InstanceNormalization, LayerNormalization,
+// BatchNormalization (and fused::BatchNormalization with its clamp), LRN, InstanceNormalization, LayerNormalization,
 // GroupNormalization and LpNormalization against plain double references;
 // MeanVarianceNormalization (expanded) through the prebuilt session.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
+#include <tuple>
 
 #include "kernels/cpu/normalization.hpp"
 #include "onyx/graph/model_builder.hpp"
@@ -69,6 +72,55 @@ TEST_CASE("BatchNormalization", "[normalization]") {
       {}, 5);
   REQUIRE(!bad.ok());
   REQUIRE(bad.error().code() == errc::unsupported);
+}
+
+TEST_CASE("fused::BatchNormalization clamps as it writes", "[normalization]") {
+  // Planes of 1, 15, 33 and 70 floats: vector tails at every ISA width.
+  for (extents shape : {extents{2, 3, 1, 1}, extents{1, 4, 3, 5}, extents{2, 2, 3, 11}, extents{1, 3, 7, 10}}) {
+    const std::int64_t C = shape[1], P = element_count(shape) / (shape[0] * C);
+    auto x = random_values<double>(static_cast<std::size_t>(element_count(shape)), -3, 3, 11);
+    auto s = random_values<double>(C, 0.5, 2, 12), b = random_values<double>(C, -1, 1, 13),
+         m = random_values<double>(C, -1, 1, 14), v = random_values<double>(C, 0.1, 2, 15);
+    const std::vector<tensor> in{tensor::from(f32(x), shape), tensor::from(f32(s), {C}), tensor::from(f32(b), {C}),
+                                 tensor::from(f32(m), {C}), tensor::from(f32(v), {C})};
+    for (auto [name, lo, hi] : {std::tuple{"Relu", 0.0, HUGE_VAL}, std::tuple{"Clip", -0.5, 1.25}}) {
+      std::vector<double> y(x.size());
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        const std::int64_t ch = (static_cast<std::int64_t>(i) / P) % C;
+        y[i] = std::clamp((x[i] - m[ch]) / std::sqrt(v[ch] + 1e-3) * s[ch] + b[ch], lo, hi);
+      }
+      std::vector<onyx::attribute> a{attr("epsilon", 1e-3f), attr("activation", std::string(name))};
+      if (std::string(name) == "Clip") {
+        a.push_back(attr("activation_min", -0.5f));
+        a.push_back(attr("activation_max", 1.25f));
+      }
+      auto r = onyx::test::run_op<ops::fused::BatchNormalization>(in, a);
+      REQUIRE(r.ok());
+      onyx::test::require_close((*r)[0], f32(y), 1e-5, 1e-5);
+    }
+  }
+  // float64 with Relu: the clamp in double.
+  auto r = onyx::test::run_op<ops::fused::BatchNormalization>(
+      {tensor::from<double>({-1.0, 0.25, 3.0, -4.0}, {1, 2, 2}), tensor::from<double>({1, 2}, {2}),
+       tensor::from<double>({0, 1}, {2}), tensor::from<double>({0, 0}, {2}), tensor::from<double>({1, 1}, {2})},
+      {attr("epsilon", 0.0f), attr("activation", std::string("Relu"))});
+  REQUIRE(r.ok());
+  const auto y64 = (*r)[0].values<double>();
+  CHECK(std::vector<double>(y64.begin(), y64.end()) == std::vector<double>{0.0, 0.25, 7.0, 0.0});
+  // A NaN passes the clamp, as Relu passes it.
+  r = onyx::test::run_op<ops::fused::BatchNormalization>(
+      {tensor::from<float>({std::nanf(""), -1.0f}, {1, 1, 2}), tensor::from<float>({1}, {1}), tensor::from<float>({0}, {1}),
+       tensor::from<float>({0}, {1}), tensor::from<float>({1}, {1})},
+      {attr("epsilon", 0.0f), attr("activation", std::string("Relu"))});
+  REQUIRE(r.ok());
+  CHECK(std::isnan((*r)[0].values<float>()[0]));
+  CHECK((*r)[0].values<float>()[1] == 0.0f);
+  auto bad = onyx::test::run_op<ops::fused::BatchNormalization>(
+      {tensor::zeros(dtype::float32, {1, 3, 2}), tensor::zeros(dtype::float32, {3}), tensor::zeros(dtype::float32, {3}),
+       tensor::zeros(dtype::float32, {3}), tensor::zeros(dtype::float32, {3})},
+      {attr("activation", std::string("Tanh"))});
+  REQUIRE(!bad.ok());
+  CHECK(bad.error().message().find("Tanh") != std::string::npos);
 }
 
 TEST_CASE("BatchNormalization in training mode: batch statistics and running outputs", "[normalization]") {

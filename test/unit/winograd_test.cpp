@@ -93,22 +93,31 @@ TEST_CASE("Winograd F(4x4,3x3) against a direct convolution", "[conv][winograd]"
     check({2, 19, 23, 13, 11, 1, 1, 1, 1, true}, *t, nullptr);
     // Asymmetric and zero padding, no bias, a clamp (fused Clip).
     check({1, 8, 9, 10, 9, 0, 2, 1, 0, false, -0.5f, 0.75f}, *t, nullptr);
-    // More output channels than one slice of M, on a pool with fewer blocks
-    // than threads (slices split over threads).
+    // More output channels than one slice of M, on a pool.
     check({1, 16, 100, 20, 20, 1, 1, 1, 1, true, 0.0f}, *t, &pool);
-    // Many blocks over the pool.
+    // Many blocks over the pool, tile ranges not multiples of nb.
     check({2, 12, 14, 30, 27, 1, 1, 1, 1, true}, *t, &pool);
+    // Few tiles over the pool: phased (two images in one block, M and C
+    // not multiples of the threads, a clamp).
+    check({2, 13, 37, 7, 7, 1, 1, 1, 1, true, -0.25f, 0.5f}, *t, &pool);
+    check({1, 32, 30, 14, 14, 1, 1, 1, 1, false}, *t, &pool);
   }
 }
 
-TEST_CASE("Winograd cuts a block's output channels over threads only in parts of two panels or more") {
+TEST_CASE("Winograd gives each thread an even range of tiles, or runs few tiles phased") {
   const isa::table& t = isa::active();
-  const int64_t mr = t.gemm_mr;
-  // A 6x6 map: four tiles, one block on every ISA, on two threads.
-  const auto plan = [&](int64_t M) { return winograd::make_plan({1, 128, M, 6, 6, 6, 6, 1, 1}, 2, t); };
-  REQUIRE(plan(mr).blocks == 1);
-  CHECK(plan(3 * mr).parts == 1);  // three panels: 1 : 2 costs more than it saves (DenseNet's growth layers)
-  CHECK(plan(3 * mr).slots == 1);
-  CHECK(plan(4 * mr).parts == 2);      // four: two each
-  CHECK(plan(4 * mr - 1).parts == 2);  // a last panel short of mr still counts
+  const auto plan = [&](int64_t hw, int64_t threads) {
+    return winograd::make_plan({1, 128, 32, hw, hw, hw, hw, 1, 1}, threads, t);
+  };
+  // One thread: one slot, the whole map in blocks.
+  CHECK(!plan(14, 1).phased);
+  CHECK(plan(14, 1).slots == 1);
+  // DenseNet's 14x14 growth layers (16 tiles) on two threads: 8 tiles each
+  // would pad each GEMM to a panel, so the phases split the block instead.
+  CHECK(plan(14, 2).phased == (8 <= t.gemm_narrow_nr / 2));
+  // 28x28 (49 tiles): 25 : 24 in blocks no wider than one thread's range needs.
+  const auto p28 = plan(28, 2);
+  CHECK(!p28.phased);
+  CHECK(p28.slots == 2);
+  CHECK(p28.nb == winograd::block_width(25, t));
 }

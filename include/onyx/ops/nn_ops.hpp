@@ -10,6 +10,7 @@
 #include "onyx/ops/conv.hpp"
 #include "onyx/ops/conv_transpose.hpp"
 #include "onyx/ops/deform_conv.hpp"
+#include "onyx/ops/fused/batch_normalization.hpp"
 #include "onyx/ops/fused/conv.hpp"
 #include "onyx/ops/fused/mat_mul.hpp"
 #include "onyx/ops/gemm.hpp"
@@ -50,6 +51,7 @@ using nn_ops = op_list<
     ops::GlobalAveragePool,
     ops::GlobalLpPool,
     ops::BatchNormalization,
+    ops::fused::BatchNormalization,
     ops::LRN,
     ops::InstanceNormalization,
     ops::LayerNormalization,

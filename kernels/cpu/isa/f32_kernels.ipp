@@ -600,6 +600,25 @@ void elementwise_step(isa::f32_step op, const float* a, float as, const float* b
   }
 }
 
+// isa::f32_affine_fn: x * scale + shift (a product and a sum, as the
+// BatchNormalization kernel computes it in float), then the clamp as the
+// clip step orders its compares (a NaN passes through).
+void affine_clamp(const float* x, float scale, float shift, float lo, float hi, float* y, std::int64_t n) {
+  const auto f = [&](auto v) {
+    using V = decltype(v);
+    const V t = v * V(scale) + V(shift);
+    const V w = where(t < V(lo), V(lo), t);
+    return where(V(hi) < w, V(hi), w);
+  };
+  std::int64_t i = 0;
+  if constexpr (!is_scalar) {
+    for (; i + 4 * lanes <= n; i += 4 * lanes)
+      for (int u = 0; u < 4; ++u) store_vec(y + i + u * lanes, f(load_vec(x + i + u * lanes)));
+    for (; i + lanes <= n; i += lanes) store_vec(y + i, f(load_vec(x + i)));
+  }
+  for (; i < n; ++i) y[i] = f(x[i]);
+}
+
 // --- transcendentals ---------------------------------------------------------
 
 // exp(x) = 2^n * e^r with n = round(x / ln2), r = x - n*ln2 in [-ln2/2, ln2/2]

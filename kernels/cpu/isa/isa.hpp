@@ -224,6 +224,10 @@ enum class f32_step : std::uint8_t { add, sub, mul, div, max, min, relu, clip, l
 /// y may equal a or b.
 using f32_step_fn = void (*)(f32_step op, const float* a, float as, const float* b, float bs, float p, float q,
                              float* y, std::int64_t n);
+/// y[i] = min(max(x[i] * scale + shift, lo), hi) for i < n (a NaN stays NaN;
+/// lo = -inf and hi = +inf clamp nothing); y may equal x. One channel plane
+/// of BatchNormalization and of its fused clamp.
+using f32_affine_fn = void (*)(const float* x, float scale, float shift, float lo, float hi, float* y, std::int64_t n);
 /// LayerNorm of one contiguous row of n floats (n >= 1): mean and biased
 /// variance in float with vector partial sums (two passes), then
 /// y = (x - mean) * inv_std * scale[j] (+ bias[j] unless bias is null);
@@ -267,6 +271,7 @@ struct table {
   f32_unary_fn f32_gelu;      // x/2 (1 + erf(x / sqrt 2)); in place allowed
   f32_unary_fn f32_gelu_tanh; // x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))); in place allowed
   f32_step_fn f32_step;  // onyx.fused.Elementwise's steps
+  f32_affine_fn f32_affine;
   f32_layer_norm_fn f32_layer_norm_row;
   f32_softmax_rows_fn f32_softmax_rows;
   f32_dwconv_fn f32_dwconv;

@@ -11,12 +11,19 @@
 // (BatchNormalization, Mul, Add, Relu on each concatenation) run two passes
 // over memory instead of four. Fires for float32 and float64 X whose
 // parameters have X's type; a node is absorbed only when it is the sole reader
-// of the value before it. Tested in test/unit/fuse_batch_norm_test.cpp.
+// of the value before it.
+//
+// fuse_batch_norm_activation (the extended level, after it): an inference
+// BatchNormalization whose output's sole reader is a Relu, or a Clip with
+// constant bounds (float32 only), becomes onyx.fused.BatchNormalization with
+// that clamp, when a backend runs it: one pass over memory instead of two
+// (DenseNet-121 has 58 such pairs). Tested in test/unit/fuse_batch_norm_test.cpp.
 #pragma once
 
 #include <vector>
 
 #include "onyx/graph/passes/fuse_conv.hpp"
+#include "onyx/ops/fused/batch_normalization.hpp"
 
 namespace onyx::graph::passes {
 
@@ -61,6 +68,50 @@ inline status fuse_batch_norm(graph& g, inferred& st) {
     }
     bn.inputs[1] = add_constant(g, st, bn.name + "/folded_scale", std::move(s2));
     bn.inputs[2] = add_constant(g, st, bn.name + "/folded_B", std::move(b2));
+  }
+  erase_marked(g, removed);
+  return ok();
+}
+
+inline status fuse_batch_norm_activation(graph& g, inferred& st, const op_table& ops) {
+  const op_info* fused = find_op<ops::fused::BatchNormalization>(ops);
+  if (!fused) return ok();
+  const readers r(g);
+  std::vector<char> removed(g.nodes.size(), 0);
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    node& bn = g.nodes[k];
+    const auto* attrs = removed[k] ? nullptr : match<ops::BatchNormalization>(bn);
+    if (!attrs || attrs->training_mode != 0 || attrs->spatial != 1 || bn.inputs.size() != 5 ||
+        bn.outputs.size() != 1 || bn.outputs[0] < 0)
+      continue;
+    const int y = bn.outputs[0];
+    const int next = r.sole(y);
+    if (next < 0 || removed[next]) continue;
+    auto activation = fuse_conv_detail::activation_of(g, g.nodes[next], y);
+    if (!activation) continue;
+    const dtype t = st.types[y].type;
+    if (t != dtype::float32 && activation->kind != ops::fused::activation_kind::relu) continue;
+    auto a = std::make_shared<ops::fused::BatchNormalization::attributes>();
+    a->epsilon = attrs->epsilon;
+    a->activation = *activation;
+    node n;
+    n.name = bn.name;
+    n.op_type = bn.op_type + "+" + g.nodes[next].op_type;
+    n.domain = std::string(fused->domain);
+    n.op = fused;
+    n.attrs = std::move(a);
+    // As ops::fused::BatchNormalization parses it back (a compact model).
+    n.raw_attrs.push_back(attribute{"epsilon", attrs->epsilon});
+    if (activation->kind == ops::fused::activation_kind::relu) {
+      n.raw_attrs.push_back(attribute{"activation", std::string("Relu")});
+    } else {
+      n.raw_attrs.push_back(attribute{"activation", std::string("Clip")});
+      n.raw_attrs.push_back(attribute{"activation_min", activation->min});
+      n.raw_attrs.push_back(attribute{"activation_max", activation->max});
+    }
+    n.inputs = bn.inputs;
+    n.outputs = {g.nodes[next].outputs[0]};
+    replace_chain(g, st, removed, {static_cast<int>(k), next}, static_cast<int>(k), std::move(n));
   }
   erase_marked(g, removed);
   return ok();

@@ -79,6 +79,8 @@ inline constexpr std::array pipeline{
     pass{"fuse_conv", [](graph& g, inferred& st, const pass_context& c) { return fuse_conv(g, st, c.ops); }},
     pass{"fuse_batch_norm", [](graph& g, inferred& st, const pass_context&) { return fuse_batch_norm(g, st); },
          optimization_level::basic},
+    pass{"fuse_batch_norm_activation",
+         [](graph& g, inferred& st, const pass_context& c) { return fuse_batch_norm_activation(g, st, c.ops); }},
     pass{"fuse_gemm", [](graph& g, inferred& st, const pass_context& c) { return fuse_gemm(g, st, c.ops); },
          optimization_level::basic},
     pass{"fuse_matmul", [](graph& g, inferred& st, const pass_context& c) { return fuse_matmul(g, st, c.ops); }},
