@@ -102,13 +102,7 @@ inline status fuse_batch_norm_activation(graph& g, inferred& st, const op_table&
     n.attrs = std::move(a);
     // As ops::fused::BatchNormalization parses it back (a compact model).
     n.raw_attrs.push_back(attribute{"epsilon", attrs->epsilon});
-    if (activation->kind == ops::fused::activation_kind::relu) {
-      n.raw_attrs.push_back(attribute{"activation", std::string("Relu")});
-    } else {
-      n.raw_attrs.push_back(attribute{"activation", std::string("Clip")});
-      n.raw_attrs.push_back(attribute{"activation_min", activation->min});
-      n.raw_attrs.push_back(attribute{"activation_max", activation->max});
-    }
+    ops::fused::spell_activation(*activation, n.raw_attrs);
     n.inputs = bn.inputs;
     n.outputs = {g.nodes[next].outputs[0]};
     replace_chain(g, st, removed, {static_cast<int>(k), next}, static_cast<int>(k), std::move(n));

@@ -219,13 +219,7 @@ inline status fuse_conv(graph& g, inferred& st, const op_table& ops) {
     // The Conv's attributes as loaded, and the activation as ops::fused::Conv
     // spells it, so the node parses back the same (a compact model).
     n.raw_attrs = conv.raw_attrs;
-    if (activation && activation->kind == ops::fused::activation_kind::relu) {
-      n.raw_attrs.push_back(attribute{"activation", std::string("Relu")});
-    } else if (activation) {
-      n.raw_attrs.push_back(attribute{"activation", std::string("Clip")});
-      n.raw_attrs.push_back(attribute{"activation_min", activation->min});
-      n.raw_attrs.push_back(attribute{"activation_max", activation->max});
-    }
+    if (activation) ops::fused::spell_activation(*activation, n.raw_attrs);
     n.inputs = conv.inputs;
     if (z >= 0) {
       n.inputs.resize(3, -1);  // B may be omitted

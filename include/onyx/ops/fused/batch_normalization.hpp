@@ -34,16 +34,8 @@ struct BatchNormalization {
 
   static result<attributes> parse(const std::vector<attribute>& given) {
     ONYX_ASSIGN(spelled e, parse_attributes<spelled>(given));
-    ONYX_ASSIGN(spelled_activation s, parse_attributes<spelled_activation>(given));
-    attributes a;
-    a.epsilon = e.epsilon;
-    if (s.activation == "Relu")
-      a.activation = activation::relu();
-    else if (s.activation == "Clip")
-      a.activation = activation::clip(s.activation_min, s.activation_max);
-    else if (!s.activation.empty())
-      return status(errc::invalid_model, "activation '" + s.activation + "' is not \"\", \"Relu\" or \"Clip\"");
-    return a;
+    ONYX_ASSIGN(fused::activation act, parse_activation(given));
+    return attributes{e.epsilon, act};
   }
 
   /// BatchNormalization's rule at inference.

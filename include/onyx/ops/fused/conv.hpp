@@ -45,6 +45,28 @@ struct spelled_activation {
                                             field{"activation_max", &spelled_activation::activation_max}};
 };
 
+/// The activation `given` spells (none when it has no `activation`).
+inline result<activation> parse_activation(const std::vector<attribute>& given) {
+  ONYX_ASSIGN(spelled_activation s, parse_attributes<spelled_activation>(given));
+  if (s.activation == "Relu") return activation::relu();
+  if (s.activation == "Clip") return activation::clip(s.activation_min, s.activation_max);
+  if (!s.activation.empty())
+    return status(errc::invalid_model, "activation '" + s.activation + "' is not \"\", \"Relu\" or \"Clip\"");
+  return activation{};
+}
+
+/// Appends `a` as the attributes parse_activation reads (nothing for none),
+/// so a fused node parses back the same (a compact model).
+inline void spell_activation(const activation& a, std::vector<attribute>& out) {
+  if (a.kind == activation_kind::relu) {
+    out.push_back(attribute{"activation", std::string("Relu")});
+  } else if (a.kind == activation_kind::clip) {
+    out.push_back(attribute{"activation", std::string("Clip")});
+    out.push_back(attribute{"activation_min", a.min});
+    out.push_back(attribute{"activation_max", a.max});
+  }
+}
+
 struct Conv {
   static constexpr std::string_view domain = "onyx.fused", name = "Conv";
   static constexpr int since = 1, until = latest;
@@ -62,13 +84,7 @@ struct Conv {
   /// `activation`, `activation_min` and `activation_max`.
   static result<attributes> parse(const std::vector<attribute>& given) {
     ONYX_ASSIGN(attributes a, parse_attributes<attributes>(given));
-    ONYX_ASSIGN(spelled_activation s, parse_attributes<spelled_activation>(given));
-    if (s.activation == "Relu")
-      a.activation = activation::relu();
-    else if (s.activation == "Clip")
-      a.activation = activation::clip(s.activation_min, s.activation_max);
-    else if (!s.activation.empty())
-      return status(errc::invalid_model, "activation '" + s.activation + "' is not \"\", \"Relu\" or \"Clip\"");
+    ONYX_ASSIGN(a.activation, parse_activation(given));
     return a;
   }
 
