@@ -212,38 +212,46 @@ inline void run(const plan& p, const weights& u, const float* x, const float* bi
     in.xi_stride = xi_stride;
     return in;
   };
-  // Output channels [m_begin, m_end) of those tiles from their V, through M in m.
-  const auto product = [&](int64_t first, int64_t count, const float* v, float* m, int64_t m_begin, int64_t m_end) {
-    for (int64_t m0 = m_begin; m0 < m_end; m0 += p.mblock) {
-      const int64_t rows = std::min(p.mblock, m_end - m0);
-      const isa::f32_gemm_params params;
-      for (int xi = 0; xi < 36; ++xi) {
-        const float* a = u.at(xi);
-        const float* vb = v + xi * xi_stride;
-        float* mx = m + xi * p.mblock * p.nb;
-        for (int64_t i = 0; i < rows; i += mr)
-          for (int64_t j = 0; j < p.nb; j += nr)
-            gemm(s.C, a + (m0 + i) * s.C, vb + j * s.C, mx + i * p.nb + j, p.nb,
-                 static_cast<int>(std::min<int64_t>(mr, rows - i)), static_cast<int>(nr), params);
-      }
-      isa::winograd_output_args out{};
-      out.m = m;
-      out.rows = rows;
-      out.nb = p.nb;
-      out.xi_stride = p.mblock * p.nb;
-      out.tiles_w = p.tiles_w;
-      out.tiles_per_image = p.tiles_per_image;
-      out.first_tile = first;
-      out.tiles = count;
-      out.y = y + m0 * s.out_h * s.out_w;
-      out.out_h = s.out_h;
-      out.out_w = s.out_w;
-      out.image_stride = s.M * s.out_h * s.out_w;
-      out.bias = bias ? bias + m0 : nullptr;
-      out.clamp = clamp;
-      out.min = lo;
-      out.max = hi;
-      kernels.f32_winograd_f4k3_output(out);
+  // M[xi]'s rows [m0, m0 + rows) = U[xi]'s rows times V[xi] (V at v), into
+  // mx (row r at mx + r * nb).
+  const auto multiply = [&](int xi, const float* v, float* mx, int64_t m0, int64_t rows) {
+    const isa::f32_gemm_params params;
+    const float* a = u.at(xi);
+    const float* vb = v + xi * xi_stride;
+    for (int64_t i = 0; i < rows; i += mr)
+      for (int64_t j = 0; j < p.nb; j += nr)
+        gemm(s.C, a + (m0 + i) * s.C, vb + j * s.C, mx + i * p.nb + j, p.nb,
+             static_cast<int>(std::min<int64_t>(mr, rows - i)), static_cast<int>(nr), params);
+  };
+  // Y's output channels [m0, m0 + rows) of tiles [first, first + count) from
+  // M: row r of M[xi] at m + xi * m_xi + r * nb.
+  const auto output = [&](int64_t first, int64_t count, const float* m, int64_t m_xi, int64_t m0, int64_t rows) {
+    isa::winograd_output_args out{};
+    out.m = m;
+    out.rows = rows;
+    out.nb = p.nb;
+    out.xi_stride = m_xi;
+    out.tiles_w = p.tiles_w;
+    out.tiles_per_image = p.tiles_per_image;
+    out.first_tile = first;
+    out.tiles = count;
+    out.y = y + m0 * s.out_h * s.out_w;
+    out.out_h = s.out_h;
+    out.out_w = s.out_w;
+    out.image_stride = s.M * s.out_h * s.out_w;
+    out.bias = bias ? bias + m0 : nullptr;
+    out.clamp = clamp;
+    out.min = lo;
+    out.max = hi;
+    kernels.f32_winograd_f4k3_output(out);
+  };
+  // All output channels of those tiles from their V, a slice of mblock rows
+  // at a time through M in m.
+  const auto product = [&](int64_t first, int64_t count, const float* v, float* m) {
+    for (int64_t m0 = 0; m0 < s.M; m0 += p.mblock) {
+      const int64_t rows = std::min(p.mblock, s.M - m0);
+      for (int xi = 0; xi < 36; ++xi) multiply(xi, v, m + xi * p.mblock * p.nb, m0, rows);
+      output(first, count, m, p.mblock * p.nb, m0, rows);
     }
   };
   if (p.phased) {
@@ -255,7 +263,6 @@ inline void run(const plan& p, const weights& u, const float* x, const float* bi
     float* v = scratch;
     float* m = scratch + p.v_elements;
     const int64_t m_xi = p.mblock * p.nb;
-    const int64_t plane = s.out_h * s.out_w;
     for (int64_t block = 0; block < p.blocks; ++block) {
       const int64_t first = block * p.nb, count = std::min(p.nb, p.tiles - first);
       parallel_for(pool, s.C, grain_for(36 * 16 * count), [&](int64_t c0, int64_t c1) {
@@ -268,31 +275,10 @@ inline void run(const plan& p, const weights& u, const float* x, const float* bi
         kernels.f32_winograd_f4k3_input(in);
       });
       parallel_for(pool, 36, 1, [&](int64_t b, int64_t e) {
-        const isa::f32_gemm_params params;
-        for (int64_t xi = b; xi < e; ++xi)
-          for (int64_t i = 0; i < s.M; i += mr)
-            gemm(s.C, u.at(static_cast<int>(xi)) + i * s.C, v + xi * xi_stride, m + xi * m_xi + i * p.nb, p.nb,
-                 static_cast<int>(std::min<int64_t>(mr, s.M - i)), static_cast<int>(nr), params);
+        for (int64_t xi = b; xi < e; ++xi) multiply(static_cast<int>(xi), v, m + xi * m_xi, 0, s.M);
       });
       parallel_for(pool, s.M, grain_for(36 * 8 * count), [&](int64_t r0, int64_t r1) {
-        isa::winograd_output_args out{};
-        out.m = m + r0 * p.nb;
-        out.rows = r1 - r0;
-        out.nb = p.nb;
-        out.xi_stride = m_xi;
-        out.tiles_w = p.tiles_w;
-        out.tiles_per_image = p.tiles_per_image;
-        out.first_tile = first;
-        out.tiles = count;
-        out.y = y + r0 * plane;
-        out.out_h = s.out_h;
-        out.out_w = s.out_w;
-        out.image_stride = s.M * plane;
-        out.bias = bias ? bias + r0 : nullptr;
-        out.clamp = clamp;
-        out.min = lo;
-        out.max = hi;
-        kernels.f32_winograd_f4k3_output(out);
+        output(first, count, m + r0 * p.nb, m_xi, r0, r1 - r0);
       });
     }
     return;
@@ -305,7 +291,7 @@ inline void run(const plan& p, const weights& u, const float* x, const float* bi
       for (int64_t first = p.tiles * slot / p.slots; first < end; first += p.nb) {
         const int64_t count = std::min(p.nb, end - first);
         kernels.f32_winograd_f4k3_input(input_args(first, count, v));
-        product(first, count, v, m, 0, s.M);
+        product(first, count, v, m);
       }
     }
   });

@@ -547,6 +547,14 @@ void step_loop(const float* a, float as, const float* b, float bs, float* y, std
   for (; i < n; ++i) y[i] = f(a ? a[i] : as, b ? b[i] : bs);
 }
 
+// Clip's clamp: the compares ordered as the scalar functor's, so a NaN
+// passes through (clamp_to makes it lo).
+template <class V>
+V clamp_keeping_nan(V x, float lo, float hi) {
+  const V w = where(x < V(lo), V(lo), x);
+  return where(V(hi) < w, V(hi), w);
+}
+
 void elementwise_step(isa::f32_step op, const float* a, float as, const float* b, float bs, float p, float q, float* y,
                       std::int64_t n) {
   using isa::f32_step;
@@ -570,12 +578,7 @@ void elementwise_step(isa::f32_step op, const float* a, float as, const float* b
         using V = decltype(x);
         return where(x < V(0.0f), V(0.0f), x);
       });
-    case f32_step::clip:
-      return unary([p, q](auto x) {
-        using V = decltype(x);
-        const V w = where(x < V(p), V(p), x);
-        return where(V(q) < w, V(q), w);
-      });
+    case f32_step::clip: return unary([p, q](auto x) { return clamp_keeping_nan(x, p, q); });
     case f32_step::leaky_relu:
       return unary([p](auto x) {
         using V = decltype(x);
@@ -601,22 +604,12 @@ void elementwise_step(isa::f32_step op, const float* a, float as, const float* b
 }
 
 // isa::f32_affine_fn: x * scale + shift (a product and a sum, as the
-// BatchNormalization kernel computes it in float), then the clamp as the
-// clip step orders its compares (a NaN passes through).
+// BatchNormalization kernel computes it in float), then Clip's clamp.
 void affine_clamp(const float* x, float scale, float shift, float lo, float hi, float* y, std::int64_t n) {
-  const auto f = [&](auto v) {
+  step_loop(x, 0.0f, nullptr, 0.0f, y, n, [&](auto v, auto) {
     using V = decltype(v);
-    const V t = v * V(scale) + V(shift);
-    const V w = where(t < V(lo), V(lo), t);
-    return where(V(hi) < w, V(hi), w);
-  };
-  std::int64_t i = 0;
-  if constexpr (!is_scalar) {
-    for (; i + 4 * lanes <= n; i += 4 * lanes)
-      for (int u = 0; u < 4; ++u) store_vec(y + i + u * lanes, f(load_vec(x + i + u * lanes)));
-    for (; i + lanes <= n; i += lanes) store_vec(y + i, f(load_vec(x + i)));
-  }
-  for (; i < n; ++i) y[i] = f(x[i]);
+    return clamp_keeping_nan(v * V(scale) + V(shift), lo, hi);
+  });
 }
 
 // --- transcendentals ---------------------------------------------------------
