@@ -5,6 +5,8 @@
 // outputs (to rtol 1e-5 in float32: the folded parameters are rounded once).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/session.hpp"
 #include "op_harness.hpp"
@@ -88,4 +90,58 @@ TEST_CASE("fuse_batch_norm_activation takes the Relu or Clip after a BatchNormal
   CHECK(run("fbn_relu_two_readers.onnx", [](graph::model_builder& b, const std::string& v) {
           return b.node("Add", {b.node("Relu", {v}), v});
         }) == list{"BatchNormalization", "onyx.fused.Elementwise"});
+}
+
+TEST_CASE("onyx.fused.BatchNormalization in a model: bad parameters, inputs and attributes are errors",
+          "[passes][fuse_batch_norm]") {
+  // x [1, 3, 4, 4]; `scale_len` scale values for 3 channels.
+  const auto build = [](const std::string& file, std::int64_t scale_len, const std::string& activation) {
+    graph::model_builder b{17};
+    b.import("onyx.fused", 1);
+    auto x = b.input("x", dtype::float32, {1, 3, 4, 4});
+    b.output(b.node({"onyx.fused", "BatchNormalization"},
+                    {x, b.initializer("s", random_tensor({scale_len}, 0.5, 2, 1)),
+                     b.initializer("b", random_tensor({3}, -1, 1, 2)), b.initializer("m", random_tensor({3}, -1, 1, 3)),
+                     b.initializer("v", random_tensor({3}, 0.5, 2, 4))},
+                    {{"activation", activation}}));
+    auto path = test::temp_path(file);
+    REQUIRE(b.save(path).ok());
+    return path;
+  };
+  const auto fails = [](const std::string& path) -> std::string {
+    try {
+      session s(path, {.threads = 1});
+      s.run({{"x", random_tensor({1, 3, 4, 4}, -1, 1, 5)}});
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const auto has = [](const std::string& message, const std::string& part) {
+    INFO(message);
+    return message.find(part) != std::string::npos;
+  };
+  // Named node, op and what was expected.
+  const std::string bad_scale = fails(build("fbn_bad_scale.onnx", 4, "Relu"));
+  CHECK(has(bad_scale, "BatchNormalization 'n0'"));
+  CHECK(has(bad_scale, "scale must have shape [3], got [4]"));
+  const std::string bad_activation = fails(build("fbn_bad_act.onnx", 3, "Tanh"));
+  CHECK(has(bad_activation, "BatchNormalization 'n0'"));
+  CHECK(has(bad_activation, "activation 'Tanh' is not"));
+  // Inputs the model does not declare.
+  session model(build("fbn_good.onnx", 3, "Relu"), {.threads = 1});
+  const auto run_fails = [&](const std::string& name, const tensor& t) -> std::string {
+    try {
+      model.run({{name, t}});
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(has(run_fails("y", random_tensor({1, 3, 4, 4}, -1, 1, 5)), "the model has no input 'y'"));
+  CHECK(has(run_fails("x", random_tensor({1, 4, 4, 4}, -1, 1, 5)), "has shape [1,4,4,4], expected [1,3,4,4]"));
+  CHECK(has(run_fails("x", random_tensor<double>({1, 3, 4, 4}, -1, 1, 5)), "has dtype float64, expected float32"));
+  // And the model itself runs: Relu's clamp applied.
+  const auto y = model.run({{"x", random_tensor({1, 3, 4, 4}, -3, 3, 6)}})[0].as_tensor().values<float>();
+  CHECK(*std::min_element(y.begin(), y.end()) >= 0.0f);
 }
