@@ -142,6 +142,7 @@ TEST_CASE("onyx.fused.BatchNormalization in a model: bad parameters, inputs and 
   CHECK(has(run_fails("x", random_tensor({1, 4, 4, 4}, -1, 1, 5)), "has shape [1,4,4,4], expected [1,3,4,4]"));
   CHECK(has(run_fails("x", random_tensor<double>({1, 3, 4, 4}, -1, 1, 5)), "has dtype float64, expected float32"));
   // And the model itself runs: Relu's clamp applied.
-  const auto y = model.run({{"x", random_tensor({1, 3, 4, 4}, -3, 3, 6)}})[0].as_tensor().values<float>();
+  const auto out = model.run({{"x", random_tensor({1, 3, 4, 4}, -3, 3, 6)}});
+  const auto y = out[0].as_tensor().values<float>();
   CHECK(*std::min_element(y.begin(), y.end()) >= 0.0f);
 }
