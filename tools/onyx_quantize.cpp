@@ -6,7 +6,7 @@
 //   onyx-quantize static IN.onnx OUT.onnx --calibrate DIR [--calibrate DIR]...
 //                 [--method minmax|percentile] [--percentile P] [--per-tensor]
 //                 [--op-types Conv,MatMul,...] [--exclude NODE,...] [--threads N] [--no-equalize]
-//                 [--float-region-inputs]
+//                 [--float-region-inputs] [--target-cosine C] [--max-float-nodes N]
 //   onyx-quantize float16 IN.onnx OUT.onnx [--keep-io-types] [--bfloat16]
 //
 // --calibrate DIR: a folder of input_<i>.pb (input i of the model), or one
@@ -16,7 +16,10 @@
 // BatchNormalization into Conv and equalizing depthwise convolutions'
 // channels first. --float-region-inputs: a Conv's output that only an
 // elementwise region left in float reads stays in float (one rounding fewer
-// than ORT's form; slower in onyx, see static_quantize_options). The float16 mode is onyx-convert-float16's conversion
+// than ORT's form; slower in onyx, see static_quantize_options).
+// --target-cosine C: Conv / MatMul / Gemm nodes, the most sensitive first,
+// stay in float (at most --max-float-nodes, default 8) until the outputs on
+// the calibration sets reach a mean cosine C to the float model's. The float16 mode is onyx-convert-float16's conversion
 // (include/onyx/tools/float16.hpp).
 #include <cstdio>
 #include <cstdlib>
@@ -35,7 +38,7 @@ const char* usage =
     "       onyx-quantize static IN.onnx OUT.onnx --calibrate DIR [--calibrate DIR]...\n"
     "                     [--method minmax|percentile] [--percentile P] [--per-tensor]\n"
     "                     [--op-types Conv,MatMul,...] [--exclude NODE,...] [--threads N] [--no-equalize]\n"
-    "                     [--float-region-inputs]\n"
+    "                     [--float-region-inputs] [--target-cosine C] [--max-float-nodes N]\n"
     "       onyx-quantize float16 IN.onnx OUT.onnx [--keep-io-types] [--bfloat16]\n";
 
 int fail(const std::string& msg) {
@@ -114,12 +117,17 @@ int main(int argc, char** argv) {
       auto v = next();
       if (!v || (*v != "minmax" && *v != "percentile")) return fail("--method expects minmax or percentile");
       sopt.method = *v == "minmax" ? onyx::tools::calibration_method::min_max : onyx::tools::calibration_method::percentile;
-    } else if ((a == "--percentile" || a == "--threads") && !dynamic) {
+    } else if ((a == "--percentile" || a == "--threads" || a == "--target-cosine" || a == "--max-float-nodes") &&
+               !dynamic) {
       auto v = next();
       char* end = nullptr;
       double x = v ? std::strtod(v->c_str(), &end) : 0;
       if (!v || v->empty() || *end) return fail(a + " expects a number");
+      if (a == "--target-cosine" && !(x > 0 && x <= 1)) return fail("--target-cosine expects a number in (0, 1]");
+      if (a == "--max-float-nodes" && !(x >= 0 && x <= 1e6)) return fail("--max-float-nodes expects a count");
       if (a == "--percentile") sopt.percentile = x;
+      else if (a == "--target-cosine") sopt.target_cosine = x;
+      else if (a == "--max-float-nodes") sopt.max_float_nodes = static_cast<int>(x);
       else sopt.threads = static_cast<int>(x);
     } else {
       return fail("unknown option " + a + " for " + args[0] + "\n" + usage);
@@ -138,6 +146,9 @@ int main(int argc, char** argv) {
   if (!dynamic) std::printf(", calibrated on %zu sample sets", sets.size());
   std::printf("\n");
   for (const auto& [name, step] : r->output_steps) std::printf("  output %s: step %g\n", name.c_str(), step);
+  if (sopt.target_cosine > 0 && !dynamic)
+    std::printf("  outputs' mean cosine to float on the calibration sets: %.4f (all quantized %.4f, target %.4f)\n",
+                r->cosine, r->cosine_all_quantized, sopt.target_cosine);
   for (const auto& n : r->notes) std::printf("  left in float: %s\n", n.c_str());
   return 0;
 }

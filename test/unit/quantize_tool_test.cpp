@@ -630,3 +630,71 @@ TEST_CASE("quantize_static: BatchNormalization folded, depthwise channels equali
   INFO("error with " << with << ", without " << without);
   CHECK(with < 0.7 * without);  // 0.55 against 0.97 when written
 }
+
+TEST_CASE("quantize_static: target_cosine leaves the most sensitive convs in float until the outputs reach it") {
+  // Two 3x3 Convs; a sample with one large value widens the first conv's
+  // input range so its int8 steps are coarse.
+  graph::model_builder b{13};
+  auto x = b.input("x", dtype::float32, {1, 2, 4, 4});
+  std::vector<float> w1(3 * 2 * 9), w2(2 * 3 * 9);
+  for (std::size_t i = 0; i < w1.size(); ++i) w1[i] = std::cos(static_cast<float>(i) * 0.7f) * 0.3f;
+  for (std::size_t i = 0; i < w2.size(); ++i) w2[i] = std::sin(static_cast<float>(i) * 1.3f) * 0.4f;
+  const std::vector<std::int64_t> pads{1, 1, 1, 1};
+  auto c1 = b.node("Conv", {x, b.initializer("w1", tensor::from<float>(w1, {3, 2, 3, 3}))}, {{"pads", pads}});  // n0
+  auto r1 = b.node("Relu", {c1});                                                                                 // n1
+  auto c2 = b.node("Conv", {r1, b.initializer("w2", tensor::from<float>(w2, {2, 3, 3, 3}))}, {{"pads", pads}});  // n2
+  b.output(c2);
+  const onnx::ModelProto fp = b.proto();
+  std::vector<std::vector<float>> samples(3, std::vector<float>(32));
+  for (std::size_t k = 0; k < 3; ++k)
+    for (std::size_t i = 0; i < 32; ++i) samples[k][i] = std::sin(static_cast<float>(i * (k + 2))) * 0.5f;
+  samples[1][7] = 40.0f;
+  const auto dir = onyx::test::temp_path("quantize_target");
+  write_sets(dir, samples, {1, 2, 4, 4});
+  auto sets = tools::calibration_sets(dir);
+  REQUIRE(sets.ok());
+
+  // The cosine of the quantized model's outputs to the float model's, averaged
+  // over the sets, computed here from the two models' runs.
+  const auto cosine_to_float = [&](const onnx::ModelProto& q) {
+    double sum = 0;
+    for (const auto& s : samples) {
+      const std::vector<named_value> in{{"x", tensor::from<float>(s, {1, 2, 4, 4})}};
+      const auto a = floats(run(fp, in)[0]), c = floats(run(q, in)[0]);
+      double ab = 0, aa = 0, cc = 0;
+      for (std::size_t i = 0; i < a.size(); ++i) ab += a[i] * c[i], aa += a[i] * a[i], cc += c[i] * c[i];
+      sum += ab / std::sqrt(aa * cc);
+    }
+    return sum / static_cast<double>(samples.size());
+  };
+  const auto weight_is_float = [](const onnx::GraphProto& g, const std::string& conv) {
+    const auto* n = node_named(g, conv);
+    REQUIRE(n);
+    return n->input(1) == (conv == "n0" ? "w1" : "w2");
+  };
+
+  SECTION("a target already met: everything quantized") {
+    onnx::ModelProto m = fp;
+    auto r = tools::quantize_static(m, {}, *sets, {.target_cosine = 0.5});
+    REQUIRE(r.ok());
+    CHECK(r->quantized_nodes == 2);
+    CHECK(r->cosine == r->cosine_all_quantized);
+    CHECK(r->cosine == Approx(cosine_to_float(m)).margin(1e-9));
+    CHECK_FALSE(weight_is_float(m.graph(), "n0"));
+    CHECK_FALSE(weight_is_float(m.graph(), "n2"));
+  }
+  SECTION("an unreachable target: max_float_nodes convs left in float, the named ones") {
+    onnx::ModelProto m = fp;
+    auto r = tools::quantize_static(m, {}, *sets, {.target_cosine = 1.0, .max_float_nodes = 1});
+    REQUIRE(r.ok());
+    CHECK(r->quantized_nodes == 1);
+    CHECK(r->cosine > r->cosine_all_quantized);
+    CHECK(r->cosine < 1.0);
+    CHECK(r->cosine == Approx(cosine_to_float(m)).margin(1e-9));
+    const bool first = weight_is_float(m.graph(), "n0"), second = weight_is_float(m.graph(), "n2");
+    CHECK(first != second);
+    bool named = false;
+    for (const auto& note : r->notes) named |= note.find(first ? "'n0'" : "'n2'") != std::string::npos;
+    CHECK(named);
+  }
+}
