@@ -760,6 +760,19 @@ constexpr int histogram_bins = 2048;
 
 namespace {
 
+// One set's inputs (a folder of input_<i>.pb, input i being the model's i-th),
+// named for `s`.
+result<std::vector<named_value>> read_set(const session_core& s, const std::filesystem::path& set) {
+  std::vector<named_value> inputs;
+  for (std::size_t i = 0; i < s.inputs().size(); ++i) {
+    auto file = set / ("input_" + std::to_string(i) + ".pb");
+    if (!std::filesystem::exists(file)) break;
+    ONYX_ASSIGN(value v, graph::read_value_file(file));
+    inputs.emplace_back(s.inputs()[i].name, std::move(v));
+  }
+  return inputs;
+}
+
 /// The float model run over sample sets with some of its values as outputs:
 /// calibration's view of the tensors it measures.
 class probe_runner {
@@ -786,13 +799,7 @@ class probe_runner {
   template <class Visit>
   status each_run(const std::vector<std::filesystem::path>& sets, Visit&& visit) {
     for (const auto& set : sets) {
-      std::vector<named_value> inputs;
-      for (std::size_t i = 0; i < s_->inputs().size(); ++i) {
-        auto file = set / ("input_" + std::to_string(i) + ".pb");
-        if (!std::filesystem::exists(file)) break;
-        ONYX_ASSIGN(value v, graph::read_value_file(file));
-        inputs.emplace_back(s_->inputs()[i].name, std::move(v));
-      }
+      ONYX_ASSIGN(auto inputs, read_set(*s_, set));
       std::vector<value> outs;
       ONYX_TRY(std::move(s_->run(inputs, outs)).with_context("calibration on " + set.string()));
       for (const auto& t : wanted_) {
@@ -1503,13 +1510,7 @@ result<set_outputs> run_float_outputs(const ModelProto& m, const std::vector<std
   ONYX_ASSIGN(auto s, session::open_bytes(m.SerializeAsString(), so));
   set_outputs all;
   for (const auto& set : sets) {
-    std::vector<named_value> inputs;
-    for (std::size_t i = 0; i < s->inputs().size(); ++i) {
-      auto file = set / ("input_" + std::to_string(i) + ".pb");
-      if (!std::filesystem::exists(file)) break;
-      ONYX_ASSIGN(value v, graph::read_value_file(file));
-      inputs.emplace_back(s->inputs()[i].name, std::move(v));
-    }
+    ONYX_ASSIGN(auto inputs, read_set(*s, set));
     std::vector<value> outs;
     ONYX_TRY(std::move(s->run(inputs, outs)).with_context("the accuracy check on " + set.string()));
     auto& per_set = all.emplace_back();
