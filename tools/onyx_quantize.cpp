@@ -19,7 +19,8 @@
 // than ORT's form; slower in onyx, see static_quantize_options).
 // --target-cosine C: Conv / MatMul / Gemm nodes, the most sensitive first,
 // stay in float (at most --max-float-nodes, default 8) until the outputs on
-// the calibration sets reach a mean cosine C to the float model's. The float16 mode is onyx-convert-float16's conversion
+// the calibration sets reach a mean cosine C to the float model's. The
+// float16 mode is onyx-convert-float16's conversion
 // (include/onyx/tools/float16.hpp).
 #include <cstdio>
 #include <cstdlib>

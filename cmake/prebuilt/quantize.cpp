@@ -1548,15 +1548,15 @@ double mean_cosine(const set_outputs& a, const set_outputs& b) {
   return count ? sum / count : 1.0;
 }
 
-// static_quantize_options::target_cosine: `m` (float, after equalization) is
-// quantized with more and more Conv / MatMul / Gemm nodes left in float, the
-// most sensitive first, until its outputs reach the target; `m` ends as the
-// last model tried.
-result<quantize_summary> quantize_to_target(ModelProto& m, const std::filesystem::path& model_dir,
-                                            const std::vector<std::filesystem::path>& sets,
+// static_quantize_options::target_cosine: `m` (float, after equalization and
+// with its constants hoisted by `all`, the quantizer of every selected node)
+// is quantized with more and more of the Conv / MatMul / Gemm nodes `all`
+// selects left in float, the most sensitive first, until its outputs reach
+// the target; `m` ends as the last model tried.
+result<quantize_summary> quantize_to_target(ModelProto& m, const std::vector<std::filesystem::path>& sets,
                                             const static_quantize_options& opt,
-                                            const std::map<std::string, tensor_range>& ranges) {
-  (void)model_dir;  // external data was read in by internalize
+                                            const std::map<std::string, tensor_range>& ranges,
+                                            const qdq_quantizer& all) {
   const ModelProto base = m;
   ONYX_ASSIGN(const set_outputs reference, run_float_outputs(base, sets, opt.threads));
   struct trial {
@@ -1569,7 +1569,6 @@ result<quantize_summary> quantize_to_target(ModelProto& m, const std::filesystem
     static_quantize_options o = opt;
     o.nodes_to_exclude.insert(kept.begin(), kept.end());
     qdq_quantizer q(*t.model.mutable_graph(), o);
-    q.tensors_to_calibrate();
     ONYX_ASSIGN(t.summary, q.run(ranges));
     ONYX_ASSIGN(const set_outputs out, run_float_outputs(t.model, sets, opt.threads));
     t.cosine = mean_cosine(reference, out);
@@ -1579,20 +1578,29 @@ result<quantize_summary> quantize_to_target(ModelProto& m, const std::filesystem
   ONYX_ASSIGN(trial best, quantize_without(kept));
   const double start = best.cosine;
   std::vector<std::pair<double, std::string>> gains;  // cosine with the node alone in float
+  std::optional<trial> top;  // the best of those trials, the search's first step
+  std::string top_name;
   if (best.cosine < opt.target_cosine && opt.max_float_nodes > 0) {
     for (const auto& n : base.graph().node()) {
-      if (!default_domain(n) || n.name().empty() || opt.nodes_to_exclude.count(n.name()) ||
-          !(n.op_type() == "Conv" || n.op_type() == "MatMul" || n.op_type() == "Gemm") || !opt.op_types.count(n.op_type()))
+      if (n.name().empty() || !all.selected(n) || !(n.op_type() == "Conv" || n.op_type() == "MatMul" || n.op_type() == "Gemm"))
         continue;
       ONYX_ASSIGN(trial t, quantize_without({n.name()}));
-      if (t.cosine > best.cosine) gains.emplace_back(t.cosine, n.name());
+      if (t.cosine <= best.cosine) continue;
+      gains.emplace_back(t.cosine, n.name());
+      if (!top || t.cosine > top->cosine) top = std::move(t), top_name = n.name();
     }
     std::sort(gains.begin(), gains.end(), std::greater<>());
   }
   for (const auto& [alone, name] : gains) {
     if (best.cosine >= opt.target_cosine || static_cast<int>(kept.size()) >= opt.max_float_nodes) break;
     kept.insert(name);
-    ONYX_ASSIGN(trial t, quantize_without(kept));
+    trial t;
+    if (top && kept == std::set<std::string>{top_name}) {
+      t = std::move(*top);
+      top.reset();
+    } else {
+      ONYX_ASSIGN(t, quantize_without(kept));
+    }
     if (t.cosine <= best.cosine) {  // no help together with the others
       kept.erase(name);
       continue;
@@ -1641,7 +1649,7 @@ result<quantize_summary> quantize_static(ModelProto& m, const std::filesystem::p
     return ranges.error();
   }
   if (opt.target_cosine > 0) {
-    auto r = quantize_to_target(m, model_dir, sets, opt, ranges.value());
+    auto r = quantize_to_target(m, sets, opt, ranges.value(), q);
     std::fesetround(rounding);
     return r;
   }
