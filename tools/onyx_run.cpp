@@ -22,7 +22,8 @@
 // onyx's domain); --profile writes a Chrome trace (chrome://tracing,
 // Perfetto) of the session's creation and every kernel call, as
 // ONYX_PROFILE_FILE=FILE does for any program; --profile-summary prints
-// kernel time per op type, sorted by share. --timeout ends a run that takes
+// kernel time per op type of the timed runs (not the warm-up), sorted by
+// share; a node on the GPU is timed until the GPU has run it. --timeout ends a run that takes
 // longer with an error (run_options::timeout); --max-allocation caps a single
 // tensor (session_options::max_allocation_bytes, default the physical memory).
 //

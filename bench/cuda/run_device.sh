@@ -4,14 +4,15 @@
 # (binaries built here with the CUDA backend, the libraries they need, the
 # ONNX node tests of the ops with CUDA kernels):
 #
-#   bench/cuda/run_device.sh PAYLOAD.tar.gz OUT_DIR [unit|conformance|models]...
+#   bench/cuda/run_device.sh PAYLOAD.tar.gz OUT_DIR [unit|conformance|models|profile|gemm]...
 #
 # unit: onyx_cuda_tests (every CUDA kernel against the CPU's); conformance:
 # onyx-conformance --backend cuda, writing OUT_DIR/cuda_pass_list.txt;
 # models: ResNet-50 and BERT-base exported from PyTorch there, onyx against
 # PyTorch eager (torch_models.py, compare.py); profile: BERT-base's host
-# time per op and the nodes that fall back to the CPU. unit, conformance and
-# models when none is named.
+# time per op and the nodes that fall back to the CPU; gemm: onyx's matrix
+# product against PyTorch's on the same shapes, and the host <-> device copies
+# (gemm_compare.py). unit, conformance and models when none is named.
 set -u
 payload=$1 out=$2
 shift 2
@@ -36,6 +37,8 @@ for step in $steps; do
     models)
       timeout 150 python3 "$here/torch_models.py" "$work/models" --runs 30 2>&1 | grep -v Warning | tail -20
       timeout 150 python3 "$here/compare.py" "$work/models" "$work/bin/onyx-run" --runs 30 2>&1 | tee "$out/models.txt" ;;
+    gemm)
+      timeout 120 python3 "$here/gemm_compare.py" "$work/bin/cuda_gemm_bench" --runs 20 2>&1 | tee "$out/gemm.txt" ;;
     profile)  # where a BERT-base run spends its host time, and which nodes fall back
       timeout 120 python3 "$here/torch_models.py" "$work/models" --only bert_base --dtypes float32 --batches 1 \
         --runs 5 2>&1 | tail -2

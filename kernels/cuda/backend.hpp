@@ -9,7 +9,12 @@
 // there. Values on the GPU live in device memory: the run's planned arena,
 // one block per run context grown by plan, and whatever the plan could not
 // place, all from CUDA's stream-ordered pool (cudaMallocAsync, kept when
-// freed); constants are copied once, at load.
+// freed); constants are copied once, at load. Copies between the host and
+// the device go straight from and to the caller's (pageable) memory: staging
+// them through page-locked buffers measured no faster (bench/README.md).
+//
+// A profiled run waits for each CUDA kernel (`synchronize`), so the profile
+// shows device time per node; an unprofiled run never waits between them.
 //
 // Streams: kernels launch on the calling thread's default stream
 // (cudaStreamPerThread), so concurrent runs from several threads do not

@@ -2,6 +2,7 @@
 // profile_file) covers every node of every run and the creation stages, and
 // is well-formed; profile_summary() is the per-op table.
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -70,6 +71,20 @@ TEST_CASE("profile_file: a Chrome trace with one event per node per run and the 
   REQUIRE(s.run(std::span<const named_value>(in), outs).ok());
   REQUIRE(s.end_profiling().ok());
   CHECK(read_text(trace) == text);
+
+  // Restarted (as onyx-run does after its warm-up), the table counts only
+  // the runs after it.
+  s.restart_profile_summary();
+  CHECK(s.profile_summary().starts_with("onyx profile: 0 runs"));
+  CHECK(s.profile_summary().find("Sigmoid") == std::string::npos);
+  for (int i = 0; i < 2; ++i) REQUIRE(s.run(std::span<const named_value>(in), outs).ok());
+  CHECK(s.profile_summary().starts_with("onyx profile: 2 runs"));
+  const std::string again = s.profile_summary();
+  const auto at = again.find("  Sigmoid ");
+  REQUIRE(at != std::string::npos);
+  long long calls = 0;
+  REQUIRE(std::sscanf(again.c_str() + at, " Sigmoid %lld", &calls) == 1);
+  CHECK(calls == 2);
 }
 
 TEST_CASE("profile_file: an unwritable file is a clear error") {

@@ -49,6 +49,8 @@ using copy_fn = status (*)(const tensor& from, tensor& to);
 /// A block of a device's memory, freed with the last copy; null when it
 /// cannot be had.
 using allocate_fn = std::shared_ptr<void> (*)(std::size_t bytes);
+/// Waits for the calling thread's queued work on an asynchronous device.
+using synchronize_fn = status (*)();
 
 struct backend_info {
   std::string_view name;
@@ -56,6 +58,10 @@ struct backend_info {
   copy_fn to_host;    // null for host devices that share memory
   copy_fn from_host;
   allocate_fn allocate = nullptr;  // null: the device's memory is host memory
+  /// Null where kernels finish before they return (the CPU); a profiled run
+  /// calls it after each of the backend's kernels, so the node's time is
+  /// the device's, not the launch's (runtime/profile.hpp).
+  synchronize_fn synchronize = nullptr;
 };
 
 /// One op's kernels on one backend.

@@ -547,7 +547,12 @@ inline status execute(const compiled_graph& cg, const shaped_plan* plan, run_con
                                         [&] { return std::string("allocating inside the kernel"); });
     if (rc.observer) rc.observer->after(n);
 #if !defined(ONYX_NO_PROFILE)  // session.hpp: a program built without profiling records nothing
-    if (rc.profile) executor_detail::record(*rc.profile, b, c.in_, start, op_profile::clock::now() - start);
+    if (rc.profile) {
+      // An asynchronous device's kernel has only been queued: wait for it, so
+      // the time is the node's and not whatever it queued behind.
+      if (r.ok() && b.backend->synchronize) r = b.backend->synchronize();
+      executor_detail::record(*rc.profile, b, c.in_, start, op_profile::clock::now() - start);
+    }
 #endif
     if (!r.ok()) return std::move(r).with_context(n.label());
   }

@@ -22,6 +22,11 @@
 //   Perfetto open; it is written by session_core::end_profiling() or when the
 //   session is destroyed. Tested in test/unit/profile_test.cpp.
 //
+// A node on an asynchronous device (CUDA) is timed until the device has run
+// it: a profiled run waits for each such kernel (backend_info::synchronize),
+// so its times add up to the device's work plus one wait per node, while an
+// unprofiled run queues kernels back to back.
+//
 // When neither is on, the executor pays one null-pointer test per node.
 #pragma once
 
@@ -104,6 +109,14 @@ class op_profile {
   void count_run() {
     std::lock_guard lock(mutex_);
     ++runs_;
+  }
+  /// Forgets the table's kernel times and runs so far; the trace keeps its
+  /// events. For a table of the steady state: a first run carries one-time
+  /// costs (a device library loaded, memory touched for the first time).
+  void restart_summary() {
+    std::lock_guard lock(mutex_);
+    by_op_.clear();
+    runs_ = 0;
   }
 
   /// The calling thread's number in the trace (0, 1, ... in order of first use).

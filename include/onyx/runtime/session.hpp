@@ -195,6 +195,11 @@ class session_core {
   /// Kernel time per op type so far (a table), when the session keeps it
   /// (session_options::profile_summary, ONYX_PROFILE); else "".
   std::string profile_summary() const { return profile() ? profile()->report() : std::string(); }
+  /// Starts the table of profile_summary() afresh (onyx-run does after its
+  /// warm-up runs); the Chrome trace keeps every call.
+  void restart_profile_summary() const {
+    if (profile()) profile()->restart_summary();
+  }
   /// The Chrome trace's path ("" when the session does not trace).
   std::filesystem::path profile_file() const {
     return profile() ? profile()->trace_file() : std::filesystem::path();

@@ -222,6 +222,10 @@ template <class B> inline constexpr backend_info backend_info_v{
     [] {
       if constexpr (requires { &B::allocate; }) return &B::allocate;
       else return allocate_fn{nullptr};
+    }(),
+    [] {
+      if constexpr (requires { &B::synchronize; }) return &B::synchronize;
+      else return synchronize_fn{nullptr};
     }()};
 
 template <class E, class... Bs> inline constexpr std::array<backend_kernels, sizeof...(Bs)> kernels_v{
