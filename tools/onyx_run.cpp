@@ -23,9 +23,10 @@
 // Perfetto) of the session's creation and every kernel call, as
 // ONYX_PROFILE_FILE=FILE does for any program; --profile-summary prints
 // kernel time per op type of the timed runs (not the warm-up), sorted by
-// share; a node on the GPU is timed until the GPU has run it. --timeout ends a run that takes
-// longer with an error (run_options::timeout); --max-allocation caps a single
-// tensor (session_options::max_allocation_bytes, default the physical memory).
+// share; a node on the GPU is timed until the GPU has run it. --timeout ends
+// a run that takes longer with an error (run_options::timeout);
+// --max-allocation caps a single tensor (session_options::max_allocation_bytes,
+// default the physical memory).
 //
 // Prints `session: created in X ms, peak RSS so far Y MiB` (loading and
 // preparing the model: session::open; the peak resident set after it), one
