@@ -14,7 +14,10 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin" "$stage/lib" "$stage/node"
 for b in tools/onyx-run tools/onyx-conformance test/onyx_cuda_tests bench/cuda_gemm_bench; do
   # The bench exists only in a build with -DONYX_BUILD_BENCH=ON.
-  [ -f "$build/$b" ] || [ "$b" != bench/cuda_gemm_bench ] || { echo "no $build/$b: the gemm step will fail"; continue; }
+  if [ "$b" = bench/cuda_gemm_bench ] && [ ! -f "$build/$b" ]; then
+    echo "no $build/$b: the gemm step will fail"
+    continue
+  fi
   strip -o "$stage/bin/$(basename $b)" "$build/$b"
 done
 ldd "$stage"/bin/* | awk '/=> \// {print $3}' | sort -u |

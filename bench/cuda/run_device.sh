@@ -9,8 +9,9 @@
 # unit: onyx_cuda_tests (every CUDA kernel against the CPU's); conformance:
 # onyx-conformance --backend cuda, writing OUT_DIR/cuda_pass_list.txt;
 # models: ResNet-50 and BERT-base exported from PyTorch there, onyx against
-# PyTorch eager (torch_models.py, compare.py); profile: BERT-base's host
-# time per op and the nodes that fall back to the CPU; gemm: onyx's matrix
+# PyTorch eager (torch_models.py, compare.py); profile: BERT-base's time
+# per op (a profiled run waits for each GPU node, so it is the device's) and
+# the nodes that fall back to the CPU; gemm: onyx's matrix
 # product against PyTorch's on the same shapes, and the host <-> device copies
 # (gemm_compare.py). unit, conformance and models when none is named.
 set -u
@@ -39,7 +40,7 @@ for step in $steps; do
       timeout 150 python3 "$here/compare.py" "$work/models" "$work/bin/onyx-run" --runs 30 2>&1 | tee "$out/models.txt" ;;
     gemm)
       timeout 120 python3 "$here/gemm_compare.py" "$work/bin/cuda_gemm_bench" --runs 20 2>&1 | tee "$out/gemm.txt" ;;
-    profile)  # where a BERT-base run spends its host time, and which nodes fall back
+    profile)  # where a BERT-base run spends its time, and which nodes fall back
       timeout 120 python3 "$here/torch_models.py" "$work/models" --only bert_base --dtypes float32 --batches 1 \
         --runs 5 2>&1 | tail -2
       m=$work/models/bert_base
