@@ -81,8 +81,15 @@ bool fill(void* p, std::size_t bytes) {
 
 int main(int argc, char** argv) {
   int runs = 20;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], "--runs") == 0) runs = std::atoi(argv[i + 1]);
+  for (int i = 1; i < argc; ++i) {
+    char* end = nullptr;
+    const long v = std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc ? std::strtol(argv[++i], &end, 10) : 0;
+    if (!end || *end || v < 1 || v > 100000) {
+      std::fprintf(stderr, "usage: cuda_gemm_bench [--runs N], N from 1 to 100000\n");
+      return 2;
+    }
+    runs = static_cast<int>(v);
+  }
   if (!cuda::available()) {
     std::printf("skipped: %s\n", cuda::describe().c_str());
     return 77;
