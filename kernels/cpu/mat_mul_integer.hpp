@@ -149,8 +149,8 @@ inline q8_matmul_state prepare_q8_b(const prepare_info_base& p, int b_in, bool t
   const tensor* b = p.constant(b_in);
   if (b && b->rank() == 2 && is_q8(b->type())) {
     const std::int64_t k = b->dim(transposed ? 1 : 0), n = b->dim(transposed ? 0 : 1);
-    s.b = q8_pack_b(k, n, q8_matrix{static_cast<const std::uint8_t*>(b->raw()), b->type() == dtype::int8,
-                                    transposed ? k : n, !transposed});
+    s.b = q8_pack_weights(k, n, q8_matrix{static_cast<const std::uint8_t*>(b->raw()), b->type() == dtype::int8,
+                                          transposed ? k : n, !transposed});
     p.consume_constant(b_in);  // run reads the panels (the kernel is fixed for the process)
   }
   return s;
@@ -161,7 +161,10 @@ inline q8_matmul_state prepare_q8_b(const prepare_info_base& p, int b_in, bool t
 inline const q8_panels* prepacked_b(const kernel_call& c, std::int64_t k, std::int64_t n) {
   if (!c.state_) return nullptr;
   const q8_panels& s = c.state<q8_matmul_state>().b;
-  return !s.empty() && s.kernel() == &isa::q8_active() && s.depth() == k && s.width() == n ? &s : nullptr;
+  const isa::q8_gemm_kernel& active = isa::q8_active();
+  return !s.empty() && (s.kernel() == &active || s.kernel() == active.for_weights) && s.depth() == k && s.width() == n
+             ? &s
+             : nullptr;
 }
 
 /// The exact products of an 8-bit numpy matmul, handed to sink(y_offset, block)

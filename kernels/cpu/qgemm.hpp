@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "kernels/cpu/isa/q8.hpp"
 #include "onyx/core/thread_pool.hpp"
@@ -56,15 +57,23 @@ class q8_panels {
   const std::int32_t* sums() const { return sums_.get(); }
   /// Bytes from one panel to the next.
   std::int64_t panel_bytes() const { return panel_bytes_; }
+  /// B for a pair-bound kernel (isa::q8_gemm_kernel::fixup): panel q's
+  /// fixes, by group, at fixes() + fix_begin(q) up to fix_begin(q + 1).
+  const isa::q8_fix* fixes() const { return fixes_.data(); }
+  std::int64_t fix_begin(std::int64_t q) const { return fix_begin_.empty() ? 0 : fix_begin_[static_cast<std::size_t>(q)]; }
+  std::int64_t fix_count() const { return static_cast<std::int64_t>(fixes_.size()); }
 
  private:
   friend q8_panels q8_pack(bool, std::int64_t, std::int64_t, const q8_matrix&, const thread_pool*,
                            const isa::q8_gemm_kernel&);
+  friend void split_pairs(q8_panels&, std::int64_t, std::int64_t, std::int8_t*);
   struct free_bytes {
     void operator()(std::byte* p) const;
   };
   std::unique_ptr<std::byte[], free_bytes> data_;
   std::unique_ptr<std::int32_t[]> sums_;
+  std::vector<isa::q8_fix> fixes_;
+  std::vector<std::int64_t> fix_begin_;  // per panel, and one past the last
   std::int64_t w_ = 0, k_ = 0, panel_bytes_ = 0;
   bool signed_ = false, a_ = false;
   const isa::q8_gemm_kernel* kernel_ = nullptr;
@@ -81,6 +90,12 @@ inline q8_panels q8_pack_b(std::int64_t K, std::int64_t N, const q8_matrix& b,
                            const isa::q8_gemm_kernel& kernel = isa::q8_active()) {
   return q8_pack(false, N, K, b, nullptr, kernel);
 }
+
+/// Constant weights B (K x N) packed once: for `kernel`'s for_weights
+/// kernel where it has one and packing for it leaves fixes in at most one
+/// K group in eight, else for `kernel`. q8_gemm then runs the panels' kernel.
+q8_panels q8_pack_weights(std::int64_t K, std::int64_t N, const q8_matrix& b,
+                          const isa::q8_gemm_kernel& kernel = isa::q8_active());
 
 /// One GEMM operand: the matrix, or its panels packed for the kernel in use,
 /// and its zero point (null: 0; else one value, or one per row of A /
@@ -146,7 +161,8 @@ struct q8_sink {
   }
 };
 
-/// The product above for M x N x K, blocks handed to `sink`.
+/// The product above for M x N x K, blocks handed to `sink`. A prepacked
+/// operand's kernel (B's, else A's) is the one that runs, `kernel` otherwise.
 void q8_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const q8_operand& a, const q8_operand& b, q8_sink sink,
              const thread_pool* pool, const isa::q8_gemm_kernel& kernel = isa::q8_active());
 

@@ -380,3 +380,59 @@ TEST_CASE("q8 f32_quantize_u8: the bytes of the true division, ties and near-tie
     }
   }
 }
+
+// q8_pack_weights: for a kernel with a pair-bound twin (avx2's), weights
+// with a few pairs over the bound go to the twin with those pairs in fixes,
+// and the product stays exact across K slices and edge tiles; weights with
+// many such pairs (uniform bytes: about half) stay with the kernel itself.
+TEST_CASE("q8_pack_weights: the pair-bound kernel where fixes are few, exact either way", "[qgemm]") {
+  for (const auto* k : kernels()) {
+    if (!k->for_weights) continue;
+    INFO(k->name);
+    const int64_t M = 13, N = 37, K = 2100;  // three K slices, a last panel of 5 columns
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> small(-40, 40), byte(0, 255);
+    std::vector<std::uint8_t> A(static_cast<std::size_t>(M * K)), few(static_cast<std::size_t>(K * N)), many(few.size());
+    for (auto& v : A) v = static_cast<std::uint8_t>(byte(rng));
+    for (auto& v : few) v = static_cast<std::uint8_t>(static_cast<std::int8_t>(small(rng)));
+    for (int64_t t = 0; t < 60; ++t)  // pairs over the bound, in every slice
+      few[static_cast<std::size_t>((t * 997) % (K * N))] = static_cast<std::uint8_t>(t % 2 ? 127 : 0x80),
+      few[static_cast<std::size_t>((t * 997 + N) % (K * N))] = static_cast<std::uint8_t>(t % 3 ? 0x81 : 100);
+    for (auto& v : many) v = static_cast<std::uint8_t>(byte(rng));
+    for (const auto* B : {&few, &many}) {
+      const q8_matrix bm{B->data(), true, N, true};
+      const q8_panels packed = q8_pack_weights(K, N, bm, *k);
+      if (B == &few) {
+        CHECK(packed.kernel() == k->for_weights);
+        CHECK(packed.fix_count() > 0);
+        CHECK(packed.fix_count() * 8 <= (K + 3) / 4 * ((N + 15) / 16));
+      } else {
+        CHECK(packed.kernel() == k);
+      }
+      q8_operand a, b;
+      const std::int32_t za = 77, zb = 3;
+      a.matrix = {A.data(), false, K, false};
+      b.matrix = bm;
+      b.packed = &packed;
+      a.zero_point = &za;
+      b.zero_point = &zb;
+      std::vector<std::int32_t> C(static_cast<std::size_t>(M * N), 0x5a5a5a5a);
+      auto sink = [&](const q8_block& blk) {
+        for (int64_t r = 0; r < blk.rows; ++r)
+          for (int64_t col = 0; col < blk.cols; ++col)
+            C[static_cast<std::size_t>((blk.i0 + r) * N + blk.j0 + col)] = blk.at(r, col);
+      };
+      q8_gemm(M, N, K, a, b, q8_sink::adding(sink), nullptr);  // the panels' kernel runs
+      int64_t wrong = 0;
+      for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j) {
+          int64_t ref = 0;
+          for (int64_t kk = 0; kk < K; ++kk)
+            ref += (A[static_cast<std::size_t>(i * K + kk)] - za) *
+                   (value_of((*B)[static_cast<std::size_t>(kk * N + j)], true) - zb);
+          wrong += C[static_cast<std::size_t>(i * N + j)] != static_cast<std::int32_t>(ref);
+        }
+      CHECK(wrong == 0);
+    }
+  }
+}

@@ -114,6 +114,19 @@ struct q8_float_tile {
 using q8_gemm_float_fn = void (*)(std::int64_t groups, const void* a, const void* b, const std::int32_t* c,
                                   std::int64_t ldc, int m, int n, bool accumulate, const void* prefetch,
                                   const q8_float_tile& out);
+/// One K group of a B panel whose pairs a pair-bound kernel (below) cannot
+/// take whole: what packing moved out of the panel's group `group` (16
+/// columns of 4 bytes, a kernel of 4-byte groups and nr 16), with every
+/// pair again within the bound.
+struct q8_fix {
+  std::int64_t group;
+  alignas(32) std::int8_t b[64];
+};
+/// c[i][j] += sum over the fixes f, k < 4 of a[((f.group - p0) * mr + i) * 4 + k] * f.b[j * 4 + k]
+/// for the top-left m x n of the tile at c (row stride ldc), a the A panel
+/// from group p0 on: the fixes of one panel within one K slice.
+using q8_fixup_fn = void (*)(const q8_fix* fixes, std::int64_t count, std::int64_t p0, const void* a,
+                             std::int32_t* c, std::int64_t ldc, int m, int n);
 /// One int8 GEMM kernel, with the activation quantizer of the same level.
 /// Names follow u8s8_gemm__<isa>_<mr>x<nr>.
 struct q8_gemm_kernel {
@@ -132,6 +145,17 @@ struct q8_gemm_kernel {
   q8_qadd_fn qadd = nullptr;
   q8_dequantize_fn dequantize = nullptr;  // null: the portable loop of dynamic_quantize_gemm.hpp
   q8_gemm_float_fn gemm_float = nullptr;  // null: int32 blocks through the sink
+  /// Set for a pair-bound kernel: one that adds the products of two
+  /// adjacent K steps in int16 (vpmaddubsw), exact only where each pair of
+  /// B' values has |b0| + |b1| <= 128 (255 * 128 fits int16). Packing B for
+  /// it halves the pairs over that bound in the panel and keeps the other
+  /// halves as the panel's fixes (q8_panels::fixes), which the GEMM adds
+  /// with this after the kernel: exact for every input, fast where few
+  /// pairs are over the bound (trained weights: a few in 10^4).
+  q8_fixup_fn fixup = nullptr;
+  /// A pair-bound kernel this one stands beside: worth it for constant
+  /// weights with few fixes (q8_pack_weights), not for activations as B.
+  const q8_gemm_kernel* for_weights = nullptr;
 };
 /// y[i] = table[x[i]] for i < n: a byte table lookup (QLinearLookup and the
 /// com.microsoft lookup ops).
@@ -145,7 +169,8 @@ u8_lookup_fn u8_lookup();
 /// reports AVX-VNNI, else the avx2 one (vpmaddwd on int16), else scalar.
 const q8_gemm_kernel& q8_active();
 /// Every int8 kernel this program holds and this CPU runs, lowest first
-/// (count in *n); tests run each.
+/// (count in *n), the pair-bound ones q8_active never picks included; tests
+/// run each.
 const q8_gemm_kernel* const* q8_available(int* n);
 
 }  // namespace onyx::kernels::cpu::isa

@@ -28,7 +28,7 @@ namespace isa {
 namespace scalar { extern const q8_gemm_kernel q8_kernel; }
 #if defined(__x86_64__) || defined(__i386__)
 #if ONYX_ISA_HAS_Q8_AVX2
-namespace avx2 { extern const q8_gemm_kernel q8_kernel; }
+namespace avx2 { extern const q8_gemm_kernel q8_kernel, q8_kernel_c4; }
 #endif
 #if ONYX_ISA_HAS_AVX2VNNI
 namespace avx2vnni { extern const q8_gemm_kernel q8_kernel; }
@@ -70,10 +70,11 @@ bool has_avx_vnni() {
 }
 #endif
 
-// The kernels this CPU runs, lowest first, each with the level it needs.
+// The kernels this CPU runs, lowest first, each with the level it needs
+// (a pair-bound one, never q8_active's pick, as if it needed more).
 struct q8_list {
-  const q8_gemm_kernel* kernels[4] = {};
-  level needs[4] = {};
+  const q8_gemm_kernel* kernels[5] = {};
+  level needs[5] = {};
   int count = 0;
   void add(const q8_gemm_kernel& k, level l) { kernels[count] = &k, needs[count++] = l; }
   q8_list() {
@@ -81,6 +82,7 @@ struct q8_list {
 #if defined(__x86_64__) || defined(__i386__)
 #if ONYX_ISA_HAS_Q8_AVX2
     if (detected() >= level::avx2) add(avx2::q8_kernel, level::avx2);
+    if (detected() >= level::avx2) add(avx2::q8_kernel_c4, level::avx2);
 #endif
 #if ONYX_ISA_HAS_AVX2VNNI
     if (detected() >= level::avx2 && has_avx_vnni()) add(avx2vnni::q8_kernel, level::avx2);
@@ -107,7 +109,7 @@ const q8_gemm_kernel& q8_active() {
     const q8_list& all = q8_kernels();
     int pick = 0;  // scalar; else the last (highest) one the selected level runs
     for (int i = 1; i < all.count; ++i)
-      if (selected() >= all.needs[i]) pick = i;
+      if (selected() >= all.needs[i] && !all.kernels[i]->fixup) pick = i;
     return *all.kernels[pick];
   }();
   return chosen;
@@ -268,14 +270,26 @@ void q8_run_block(const q8_problem& p, int64_t i0, int64_t rows, int64_t j0, int
   // float output, where the kernel has gemm_float): the accumulators never
   // go to memory and back through a dequantizing pass.
   const q8_float_out& fo = p.sink.floats;
-  const bool floats = adding_terms && fo.y && k.gemm_float;
+  const bool floats = adding_terms && fo.y && k.gemm_float && !k.fixup;
   int64_t k0 = 0;
   do {  // K == 0 still takes one pass, writing zeros
     const int64_t kc = std::min(q8_kc_block, p.K - k0);
     const int64_t groups = (kc + g - 1) / g;
     const int64_t a_off = (k0 / g) * mr * g * k.a_bytes, b_off = (k0 / g) * nr * g * k.b_bytes;
+    const int64_t p0 = k0 / g;
     for (int64_t jr = 0; jr < cols; jr += nr) {
-      const std::byte* bp = p.b->data() + ((j0 + jr) / nr) * p.b->panel_bytes() + b_off;
+      const int64_t panel = (j0 + jr) / nr;
+      const std::byte* bp = p.b->data() + panel * p.b->panel_bytes() + b_off;
+      // This slice's fixes of the panel (a pair-bound kernel's; by group).
+      const isa::q8_fix* fix = nullptr;
+      int64_t fixes = 0;
+      if (k.fixup && p.b->fix_count()) {
+        const isa::q8_fix* first = p.b->fixes() + p.b->fix_begin(panel);
+        const isa::q8_fix* end = p.b->fixes() + p.b->fix_begin(panel + 1);
+        const auto by_group = [](const isa::q8_fix& f, int64_t v) { return f.group < v; };
+        fix = std::lower_bound(first, end, p0, by_group);
+        fixes = std::lower_bound(fix, end, p0 + groups, by_group) - fix;
+      }
       const int n = static_cast<int>(std::min<int64_t>(nr, cols - jr));
       // The first row tile pulls in the B slice that comes next: the next
       // panel, else the first one of the next KC slice. Constant weights come from
@@ -306,6 +320,7 @@ void q8_run_block(const q8_problem& p, int64_t i0, int64_t rows, int64_t j0, int
             for (int r = 0; r < m; ++r) fo.then(out.y + r * fo.ldy, out.y + r * fo.ldy, n);
         } else {
           k.gemm(groups, ap, bp, acc + ir * ld + jr, ld, m, n, k0 > 0, ir == 0 ? next : nullptr);
+          if (fixes) k.fixup(fix, fixes, p0, ap, acc + ir * ld + jr, ld, m, n);
         }
       }
     }
@@ -360,6 +375,37 @@ std::vector<std::int32_t> shifted_zero_points(const q8_operand& x, int64_t count
 
 void q8_panels::free_bytes::operator()(std::byte* p) const { free_host(p); }
 
+// B for a pair-bound kernel (4-byte groups, 16 columns): each pair of a
+// column's group over the bound, |b0| + |b1| > 128, keeps b / 2 (rounded
+// toward zero, at most 64 in size) in the panel, and the rest (at most 64)
+// goes to the group's fix; a group with any such pair gets one. Sums over K
+// are unchanged: each value is split, not altered.
+void split_pairs(q8_panels& out, std::int64_t panels, std::int64_t groups, std::int8_t* d) {
+  out.fix_begin_.assign(static_cast<std::size_t>(panels + 1), 0);
+  const int64_t panel = groups * 64;
+  for (int64_t q = 0; q < panels; ++q) {
+    out.fix_begin_[static_cast<std::size_t>(q)] = static_cast<int64_t>(out.fixes_.size());
+    for (int64_t p = 0; p < groups; ++p) {
+      std::int8_t* grp = d + q * panel + p * 64;
+      isa::q8_fix* fix = nullptr;
+      for (int t = 0; t < 64; t += 2) {
+        const int b0 = grp[t], b1 = grp[t + 1];
+        if (std::abs(b0) + std::abs(b1) <= 128) continue;
+        if (!fix) {
+          fix = &out.fixes_.emplace_back();
+          fix->group = p;
+          std::memset(fix->b, 0, sizeof fix->b);
+        }
+        grp[t] = static_cast<std::int8_t>(b0 / 2);
+        grp[t + 1] = static_cast<std::int8_t>(b1 / 2);
+        fix->b[t] = static_cast<std::int8_t>(b0 - b0 / 2);
+        fix->b[t + 1] = static_cast<std::int8_t>(b1 - b1 / 2);
+      }
+    }
+  }
+  out.fix_begin_[static_cast<std::size_t>(panels)] = static_cast<int64_t>(out.fixes_.size());
+}
+
 q8_panels q8_pack(bool as_a, std::int64_t W, std::int64_t K, const q8_matrix& x, const thread_pool* pool,
                   const isa::q8_gemm_kernel& kernel) {
   using namespace qgemm_detail;
@@ -393,13 +439,24 @@ q8_panels q8_pack(bool as_a, std::int64_t W, std::int64_t K, const q8_matrix& x,
     pool->parallel_for(panels, std::max<int64_t>((1 << 14) / per_panel, 1), pack);
   else
     pack(0, panels);
+  if (!as_a && kernel.fixup) split_pairs(out, panels, groups, reinterpret_cast<std::int8_t*>(d));
   return out;
 }
 
+q8_panels q8_pack_weights(std::int64_t K, std::int64_t N, const q8_matrix& b, const isa::q8_gemm_kernel& kernel) {
+  if (kernel.for_weights) {
+    q8_panels p = q8_pack(false, N, K, b, nullptr, *kernel.for_weights);
+    const int64_t groups = std::max<int64_t>((K + 3) / 4, 1) * ((N + kernel.for_weights->nr - 1) / kernel.for_weights->nr);
+    if (p.fix_count() * 8 <= groups) return p;
+  }
+  return q8_pack(false, N, K, b, nullptr, kernel);
+}
+
 void q8_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const q8_operand& a, const q8_operand& b, q8_sink sink,
-             const thread_pool* pool, const isa::q8_gemm_kernel& kernel) {
+             const thread_pool* pool, const isa::q8_gemm_kernel& chosen) {
   using namespace qgemm_detail;
   if (M <= 0 || N <= 0) return;
+  const isa::q8_gemm_kernel& kernel = b.packed ? *b.packed->kernel() : a.packed ? *a.packed->kernel() : chosen;
   q8_panels a_now, b_now;
   q8_problem p;
   p.M = M, p.N = N, p.K = K;
