@@ -111,15 +111,48 @@ void f32_quantize_u8__avx2_x8(const float* x, std::int64_t n, float scale, float
     quantize_u8<false>(x, n, scale, zero, y);
 }
 
+// y = float(acc + add0 + add) * scale (+ bias), the product and the sum
+// rounded one after the other: the empty asm keeps GCC from contracting them
+// into an FMA (it does, -mfma and -std=c++20 notwithstanding, in the scalar tail).
+template <bool PerColumn>
+static void dequantize_row(const std::int32_t* acc, std::int64_t n, const std::int32_t* add, std::int32_t add0,
+                           const float* scale, const float* bias, float* y) {
+  const __m256i v0 = _mm256_set1_epi32(add0);
+  const __m256 s1 = _mm256_set1_ps(*scale), b1 = _mm256_set1_ps(bias ? *bias : 0.0f);
+  std::int64_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    __m256i v = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + j)), v0);
+    if (add) v = _mm256_add_epi32(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(add + j)));
+    __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(v), PerColumn ? _mm256_loadu_ps(scale + j) : s1);
+    __asm__("" : "+x"(f));
+    if (bias) f = _mm256_add_ps(f, PerColumn ? _mm256_loadu_ps(bias + j) : b1);
+    _mm256_storeu_ps(y + j, f);
+  }
+  for (; j < n; ++j) {  // int32 terms wrap like the accumulation
+    const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[j]) + static_cast<std::uint32_t>(add0) +
+                                             static_cast<std::uint32_t>(add ? add[j] : 0));
+    float f = static_cast<float>(v) * (PerColumn ? scale[j] : *scale);
+    __asm__("" : "+x"(f));
+    y[j] = bias ? f + (PerColumn ? bias[j] : *bias) : f;
+  }
+}
+
+void q8_dequantize__avx2_x8(const std::int32_t* acc, std::int64_t n, const std::int32_t* add, std::int32_t add0,
+                            const float* scale, const float* bias, std::int64_t step, float* y) {
+  (step ? dequantize_row<true> : dequantize_row<false>)(acc, n, add, add0, scale, bias, y);
+}
+
 #include "kernels/cpu/isa/q8_requantize.ipp"
 #include "kernels/cpu/isa/q8_rows.ipp"
 
 extern const q8_gemm_kernel q8_kernel_c4;
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx2_6x16", 6, 16, 2, 2, 2, u8s8_gemm__avx2_6x16,
                                       f32_minmax__avx2_x8, f32_quantize_u8__avx2_x8, requantize_row, depthwise_plane, interleave4,
-                                      nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &q8_kernel_c4};
+                                      nullptr, nullptr, nullptr, nullptr, q8_dequantize__avx2_x8, nullptr, nullptr,
+                                      &q8_kernel_c4};
 extern const q8_gemm_kernel q8_kernel_c4{"u8s8_gemm__avx2_6x16c4", 6, 16, 4, 1, 1, u8s8_gemm__avx2_6x16c4,
                                          f32_minmax__avx2_x8, f32_quantize_u8__avx2_x8, requantize_row, depthwise_plane,
-                                         interleave4, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, fixup_6x16};
+                                         interleave4, nullptr, nullptr, nullptr, nullptr, q8_dequantize__avx2_x8, nullptr,
+                                         fixup_6x16};
 
 }  // namespace onyx::kernels::cpu::isa::avx2
