@@ -221,7 +221,7 @@ void run_fp32_peak(benchmark::State& state, int threads) {
 const bool registered = [] {
   for (int t : {1, 2}) {
     const std::string suffix = "/threads:" + std::to_string(t);
-    if (onyx::bench::has_avx512())
+    if (onyx::bench::has_avx512() || onyx::bench::has_avx2())
       benchmark::RegisterBenchmark(("fp32_peak" + suffix).c_str(), run_fp32_peak, t)->UseRealTime();
   }
   for (const shape& s : shapes())
