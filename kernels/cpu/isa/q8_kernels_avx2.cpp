@@ -31,37 +31,25 @@ void u8s8_gemm__avx2_6x16(std::int64_t groups, const void* av, const void* bv, s
   });
 }
 
-void u8s8_gemm__avx2_6x16c4(std::int64_t groups, const void* av, const void* bv, std::int32_t* c, std::int64_t ldc,
-                            int m, int n, bool accumulate, const void* prefetch) {
-  const __m256i ones = _mm256_set1_epi16(1);
-  gemm_6x16(groups, av, bv, c, ldc, m, n, accumulate, prefetch, [ones](__m256i acc, __m256i a, __m256i b) {
-    return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), ones));
-  });
+// Four unsigned bytes of A against four signed bytes of B per int32 lane:
+// pairs into int16 (vpmaddubsw), then the two pairs into int32 against ones.
+[[gnu::always_inline]] inline __m256i maddubs_add(__m256i acc, __m256i a, __m256i b) {
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1)));
 }
 
-// The fixes of one panel (q8.hpp, q8_fixup_fn) added to the int32 tile at c.
+void u8s8_gemm__avx2_6x16c4(std::int64_t groups, const void* av, const void* bv, std::int32_t* c, std::int64_t ldc,
+                            int m, int n, bool accumulate, const void* prefetch) {
+  gemm_6x16(groups, av, bv, c, ldc, m, n, accumulate, prefetch, maddubs_add);
+}
+
+// The fixes of one panel (q8.hpp, q8_fixup_fn) added to the int32 tile at c:
+// each one group of the tile's own loop (few per panel: a tile's load and
+// store each costs little against the panel's groups).
 void fixup_6x16(const q8_fix* fixes, std::int64_t count, std::int64_t p0, const void* av, std::int32_t* c,
                 std::int64_t ldc, int m, int n) {
-  constexpr int mr = 6;
   const auto* a = static_cast<const std::uint8_t*>(av);
-  const __m256i ones = _mm256_set1_epi16(1);
-  __m256i c0[mr], c1[mr];
-#pragma GCC unroll 6
-  for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm256_setzero_si256();
-  for (std::int64_t f = 0; f < count; ++f) {
-    const __m256i b0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(fixes[f].b));
-    const __m256i b1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(fixes[f].b + 32));
-    const std::uint8_t* ag = a + (fixes[f].group - p0) * mr * 4;
-#pragma GCC unroll 6
-    for (int i = 0; i < mr; ++i) {
-      std::int32_t quad;
-      std::memcpy(&quad, ag + i * 4, sizeof quad);
-      const __m256i ai = _mm256_set1_epi32(quad);
-      c0[i] = _mm256_add_epi32(c0[i], _mm256_madd_epi16(_mm256_maddubs_epi16(ai, b0), ones));
-      c1[i] = _mm256_add_epi32(c1[i], _mm256_madd_epi16(_mm256_maddubs_epi16(ai, b1), ones));
-    }
-  }
-  store_tile_6x16(c0, c1, c, ldc, m, n, true);
+  for (std::int64_t f = 0; f < count; ++f)
+    gemm_6x16(1, a + (fixes[f].group - p0) * 6 * 4, fixes[f].b, c, ldc, m, n, true, nullptr, maddubs_add);
 }
 
 void f32_minmax__avx2_x8(const float* x, std::int64_t n, float* lo, float* hi) {
