@@ -32,10 +32,23 @@ if [ "$kind" = address ]; then
   export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   cmake --build "$dir" --target onyx_tests onyx-conformance fuzz_replay
   echo "sanitize.sh: built in $(( $(date +%s) - start )) s"
-  (cd "$dir" && ONYX_ISA=avx2 ./test/onyx_tests)
-  ctest --test-dir "$dir" --output-on-failure -R '^fuzz\.replay$'
+  # The unit tests and the fuzz replay on one core, the conformance suite on
+  # the other: each is single-threaded for most of its time.
+  log="$dir/unit-and-replay.log"
+  ( (cd "$dir" && ONYX_ISA=avx2 ./test/onyx_tests) &&
+    ctest --test-dir "$dir" --output-on-failure -R '^fuzz\.replay$' ) >"$log" 2>&1 &
+  unit=$!
+  conformance=0
   if [ -z "${ONYX_SANITIZE_QUICK:-}" ] && [ -d "$data" ]; then
-    "$root/test/conformance/run.sh" "$dir/tools/onyx-conformance" "$data" "$root/test/conformance/pass_list.txt"
+    "$root/test/conformance/run.sh" "$dir/tools/onyx-conformance" "$data" "$root/test/conformance/pass_list.txt" ||
+      conformance=$?
+  fi
+  unit_rc=0
+  wait "$unit" || unit_rc=$?
+  cat "$log"
+  if [ "$unit_rc" -ne 0 ] || [ "$conformance" -ne 0 ]; then
+    echo "sanitize.sh address: failed (unit tests and replay: $unit_rc, conformance: $conformance)" >&2
+    exit 1
   fi
 else
   export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
