@@ -6,9 +6,9 @@
 // itself for a 1x1 window with stride 1 and no padding; otherwise the im2col
 // matrix, built in slices of output positions (padding holds X's zero point,
 // which stands for 0). Stride-1 2-D convolutions of one group with one
-// weight zero point run a direct kernel where the level has one (VNNI:
-// q8_conv_direct, the input in a flat padded plane of four channels per
-// group, no im2col). Depthwise convolutions (one input channel per group
+// weight zero point run a direct kernel where the level has one (VNNI, and
+// avx2's vpmaddubsw tile, pair-bound on the weights: q8_conv_direct, the
+// input in a flat padded plane of four channels per group, no im2col). Depthwise convolutions (one input channel per group
 // and one output channel) run the float depthwise kernel instead, exact for
 // up to 256 taps (else a direct int32 loop), where a GEMM would have one row.
 // QLinearConv requantizes each finished block:
@@ -32,32 +32,59 @@ namespace onyx {
 namespace kernels::cpu {
 
 /// W laid out for the direct 2-D convolution (isa::q8_conv_fn): per panel of
-/// mr output channels, [tap][channel group of 4][row][4] bytes of A' (W + 128
-/// for int8, W for uint8), zeros where a group or a panel runs past W; with
-/// each output channel's sum of A'.
+/// mr output channels, [tap][channel group of 4][row][4] bytes of A' (W as
+/// the kernel reads it: unsigned, W + 128 for int8; or signed, W - 128 for
+/// uint8, see conv_a_signed), zeros where a group or a panel runs past W;
+/// with each output channel's sum of A'. For a kernel pair-bound on A'
+/// (conv_fixup), a pair with |a0| + |a1| > 128 keeps its halves (rounded to
+/// zero) in the panel, and the rest goes to the panel's fixes.
 struct q8_direct_weights {
   std::vector<std::uint8_t> a;
   std::vector<std::int32_t> rowsum;
   std::int64_t groups = 0, panel = 0;  // channel groups; bytes per panel
-  bool w_signed = false;
+  bool w_signed = false, a_signed = false;
+  std::vector<isa::q8_conv_fix> fixes;   // panel after panel
+  std::vector<std::int64_t> fix_begin;   // panel p's: [fix_begin[p], fix_begin[p + 1]); empty: none
   bool empty() const { return a.empty(); }
 };
 
 inline q8_direct_weights pack_direct_weights(const std::uint8_t* w, bool w_signed, std::int64_t m, std::int64_t ch,
-                                             std::int64_t taps, int mr) {
+                                             std::int64_t taps, const isa::q8_gemm_kernel& k) {
+  const int mr = k.mr;
   q8_direct_weights d;
   d.w_signed = w_signed;
+  d.a_signed = k.conv_a_signed;
   d.groups = (ch + 3) / 4;
   d.panel = taps * d.groups * mr * 4;
-  d.a.assign(static_cast<std::size_t>((m + mr - 1) / mr * d.panel), 0);
+  const std::int64_t panels = (m + mr - 1) / mr;
+  d.a.assign(static_cast<std::size_t>(panels * d.panel), 0);
   d.rowsum.assign(static_cast<std::size_t>(m), 0);
+  const std::uint8_t flip = w_signed != d.a_signed ? 0x80 : 0x00;
   for (std::int64_t co = 0; co < m; ++co)
     for (std::int64_t ci = 0; ci < ch; ++ci)
       for (std::int64_t t = 0; t < taps; ++t) {
-        const std::uint8_t v = w[(co * ch + ci) * taps + t] ^ (w_signed ? 0x80 : 0x00);
+        const std::uint8_t v = w[(co * ch + ci) * taps + t] ^ flip;
         d.a[static_cast<std::size_t>((co / mr) * d.panel + ((t * d.groups + ci / 4) * mr + co % mr) * 4 + ci % 4)] = v;
-        d.rowsum[static_cast<std::size_t>(co)] += v;
+        d.rowsum[static_cast<std::size_t>(co)] += d.a_signed ? std::int32_t{static_cast<std::int8_t>(v)} : std::int32_t{v};
       }
+  if (!k.conv_fixup) return d;
+  d.fix_begin.assign(static_cast<std::size_t>(panels + 1), 0);
+  for (std::int64_t p = 0; p < panels; ++p) {
+    for (std::int64_t step = 0; step < taps * d.groups; ++step) {
+      std::uint8_t* g = d.a.data() + p * d.panel + step * mr * 4;
+      isa::q8_conv_fix fix{step / d.groups, step % d.groups, {}};
+      bool any = false;
+      for (int i = 0; i < mr * 4; i += 2) {
+        const int v0 = static_cast<std::int8_t>(g[i]), v1 = static_cast<std::int8_t>(g[i + 1]);
+        if (std::abs(v0) + std::abs(v1) <= 128) continue;
+        any = true;
+        g[i] = static_cast<std::uint8_t>(v0 / 2), g[i + 1] = static_cast<std::uint8_t>(v1 / 2);
+        fix.a[i] = static_cast<std::int8_t>(v0 - v0 / 2), fix.a[i + 1] = static_cast<std::int8_t>(v1 - v1 / 2);
+      }
+      if (any) d.fixes.push_back(fix);
+    }
+    d.fix_begin[static_cast<std::size_t>(p + 1)] = static_cast<std::int64_t>(d.fixes.size());
+  }
   return d;
 }
 
@@ -118,7 +145,7 @@ inline q8_conv_state prepare_q8_conv(const prepare_info_base& p, const ops::deta
     }
     if (uniform && planes_fit != false) {
       s.direct = pack_direct_weights(static_cast<const std::uint8_t*>(w->raw()), w->type() == dtype::int8, m, w->dim(1),
-                                     w->dim(2) * w->dim(3), isa::q8_active().mr);
+                                     w->dim(2) * w->dim(3), isa::q8_active());
       if (planes_fit == true) p.consume_constant(w_in);  // run reads the direct layout only
       return s;
     }
@@ -176,7 +203,7 @@ inline void im2col_row_2d(const std::uint8_t* x, const ops::detail::window_axis&
 
 /// The direct 2-D convolution (direct_conv_fits; one zero point for W): per
 /// image, X goes once into a padded plane of four channels per 32-bit group
-/// (B' = X - 128 for uint8, borders X's zero point, the channels past C 0)
+/// (B', X as the kernel reads it; borders X's zero point, the channels past C 0)
 /// laid out flat, hp x wp positions, so that output position (y, x) at flat
 /// index y wp + x reads flat index y wp + x + offset(tap) under every tap:
 /// a run of output positions is a run of input groups, and isa::q8_conv_fn
@@ -197,8 +224,13 @@ status q8_conv_direct(const kernel_call& c, const q8_direct_weights& dw, const s
   const std::int64_t plane = hp * wp, slack = wp + 2 * nr;  // positions read past the last plane
   const std::int64_t out_plane = gh.out * gw.out, in_plane = gh.in * gw.in;
   using u32 = std::uint32_t;
-  const std::uint8_t flip = x_signed ? 0x00 : 0x80;
-  const std::int32_t zb = x_signed ? zx : zx - 128, za = dw.w_signed ? zw + 128 : zw;
+  // B' is the input as the kernel reads it: signed (X - 128 for uint8) where
+  // A' is unsigned, else unsigned (X + 128 for int8); za', zb' the zero
+  // points in the same terms.
+  const bool b_signed = !dw.a_signed;
+  const std::uint8_t flip = x_signed == b_signed ? 0x00 : 0x80;
+  const std::int32_t zb = x_signed == b_signed ? zx : b_signed ? zx - 128 : zx + 128;
+  const std::int32_t za = dw.w_signed == dw.a_signed ? zw : dw.a_signed ? zw - 128 : zw + 128;
   const u32 kk = static_cast<u32>(ch * taps);
   std::vector<std::int64_t> offsets(static_cast<std::size_t>(taps));
   for (std::int64_t t = 0; t < taps; ++t)
@@ -236,7 +268,7 @@ status q8_conv_direct(const kernel_call& c, const q8_direct_weights& dw, const s
             const std::uint8_t* r[4];
             for (int i = 0; i < 4; ++i)
               r[i] = i < real ? xi + ((q * 4 + i) * gh.in + iy) * gw.in : fill_row.data();
-            k.interleave4(r[0], r[1], r[2], r[3], gw.in, flip, false,
+            k.interleave4(r[0], r[1], r[2], r[3], gw.in, flip, !b_signed,
                           reinterpret_cast<std::uint32_t*>(row + gw.pad_begin * 4), srow + gw.pad_begin);
           }
         }
@@ -261,9 +293,17 @@ status q8_conv_direct(const kernel_call& c, const q8_direct_weights& dw, const s
         const std::int64_t y0 = ci * rows_per_chunk, y1 = std::min(gh.out, y0 + rows_per_chunk);
         const std::int64_t first = y0 * wp, count = (y1 - y0) * wp;
         for (std::int64_t j = 0; j < count; j += nr)
-          for (std::int64_t i = 0; i < m; i += mr)
-            k.conv(taps, offsets.data(), groups, plane * 4, dw.a.data() + (i / mr) * dw.panel,
-                   packed.data() + (first + j) * 4, acc + i * ld + j, ld, static_cast<int>(std::min<std::int64_t>(mr, m - i)));
+          for (std::int64_t i = 0; i < m; i += mr) {
+            const int rows = static_cast<int>(std::min<std::int64_t>(mr, m - i));
+            const std::uint8_t* b_at = packed.data() + (first + j) * 4;
+            k.conv(taps, offsets.data(), groups, plane * 4, dw.a.data() + (i / mr) * dw.panel, b_at, acc + i * ld + j,
+                   ld, rows);
+            if (dw.fix_begin.empty()) continue;
+            const std::int64_t f0 = dw.fix_begin[static_cast<std::size_t>(i / mr)];
+            const std::int64_t f1 = dw.fix_begin[static_cast<std::size_t>(i / mr + 1)];
+            if (f1 > f0)
+              k.conv_fixup(dw.fixes.data() + f0, f1 - f0, offsets.data(), plane * 4, b_at, acc + i * ld + j, ld, rows);
+          }
         for (std::int64_t y = y0; y < y1; ++y) {
           q8_block blk{0, y * gw.out, m, gw.out, acc + (y - y0) * wp, ld};
           blk.col_add = colterm.data() + y * wp;
@@ -336,7 +376,7 @@ status q8_conv(const kernel_call& c, const ops::detail::conv_attributes& attrs, 
     if (state && !state->direct.empty())
       return q8_conv_direct(c, state->direct, xb, x_signed, x_shape, zx[0], zw[0], m, geo[0], geo[1], emit);
     if (wb) {
-      const q8_direct_weights now = pack_direct_weights(wb, w_signed, m, cg, taps, isa::q8_active().mr);
+      const q8_direct_weights now = pack_direct_weights(wb, w_signed, m, cg, taps, isa::q8_active());
       return q8_conv_direct(c, now, xb, x_signed, x_shape, zx[0], zw[0], m, geo[0], geo[1], emit);
     }
   }

@@ -154,6 +154,54 @@ TEST_CASE("ConvInteger depthwise is exact at the largest magnitudes", "[misc]") 
     }
 }
 
+// The direct kernel at the largest magnitudes: every input at the far end of
+// its range against weights at both ends, so that on avx2, whose vpmaddubsw
+// tile is pair-bound on the weights, nearly every pair is over the bound and
+// goes through the fixes (q8_direct_weights); K = 512 x 9, two panels, one
+// of them partial; both operand types.
+TEST_CASE("ConvInteger's direct kernel is exact at the largest magnitudes", "[misc]") {
+  const int C = 512, M = 7, H = 3, W = 18;
+  thread_pool pool(2);
+  for (bool sgn : {false, true}) {
+    INFO((sgn ? "x int8, w uint8" : "x uint8, w int8"));
+    // x - zx = 255 everywhere; w - zw cycles through 127, -128, 127, 127, -128, 1, -128, -128.
+    const std::uint8_t xb = sgn ? 0x7f : 255, zxb = sgn ? 0x80 : 0;  // int8: 127 - (-128)
+    const int pattern[8] = {127, -128, 127, 127, -128, 1, -128, -128};
+    std::vector<std::uint8_t> wb(static_cast<std::size_t>(M * C * 9));
+    for (std::size_t i = 0; i < wb.size(); ++i)
+      wb[i] = sgn ? static_cast<std::uint8_t>(pattern[(i * 5 + i / 9) % 8] + 128)  // uint8, zero point 128
+                  : static_cast<std::uint8_t>(static_cast<std::int8_t>(pattern[(i * 5 + i / 9) % 8]));
+    const std::uint8_t zwb = sgn ? 128 : 0;
+    std::vector<std::int32_t> want(static_cast<std::size_t>(M * H * W));
+    for (int m = 0; m < M; ++m)
+      for (int i = 0; i < H; ++i)
+        for (int j = 0; j < W; ++j) {
+          std::int64_t sum = 0;
+          for (int c = 0; c < C; ++c)
+            for (int u = 0; u < 3; ++u)
+              for (int v = 0; v < 3; ++v) {
+                if (i - 1 + u < 0 || i - 1 + u >= H || j - 1 + v < 0 || j - 1 + v >= W) continue;
+                sum += 255 * std::int64_t(pattern[(std::size_t((m * C + c) * 9 + u * 3 + v) * 5 +
+                                                   std::size_t((m * C + c) * 9 + u * 3 + v) / 9) % 8]);
+              }
+          want[static_cast<std::size_t>((m * H + i) * W + j)] = static_cast<std::int32_t>(sum);
+        }
+    const auto bytes = [](const std::vector<std::uint8_t>& v, dtype t, extents e) {
+      tensor r = tensor::zeros(t, e);
+      std::memcpy(r.raw(), v.data(), v.size());
+      return r;
+    };
+    const dtype xt = sgn ? dtype::int8 : dtype::uint8, wt = sgn ? dtype::uint8 : dtype::int8;
+    auto r = test::run_op<ops::ConvInteger>(
+        {bytes(std::vector<std::uint8_t>(static_cast<std::size_t>(C * H * W), xb), xt, {1, C, H, W}),
+         bytes(wb, wt, {M, C, 3, 3}), bytes({zxb}, xt, {}), bytes({zwb}, wt, {})},
+        {test::attr("pads", std::vector<std::int64_t>{1, 1, 1, 1})}, 1, &pool);
+    REQUIRE(r.ok());
+    CHECK((*r)[0].shape() == extents{1, M, H, W});
+    test::require_close((*r)[0], want, 0, 0);
+  }
+}
+
 TEST_CASE("ConvInteger rejects a weight zero point of the wrong length", "[misc]") {
   auto r = test::run_op<ops::ConvInteger>({tensor::from(std::vector<std::uint8_t>(9, 1), {1, 1, 3, 3}),
                                            tensor::from(std::vector<std::uint8_t>(8, 1), {2, 1, 2, 2}),

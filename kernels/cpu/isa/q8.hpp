@@ -62,14 +62,15 @@ using q8_interleave4_fn = void (*)(const std::uint8_t* r0, const std::uint8_t* r
 /// flipped bytes as unsigned values. Null where the level has none.
 using q8_pack_a8_fn = void (*)(const std::uint8_t* a, std::int64_t lda, std::int64_t blocks, std::uint8_t flip,
                                std::uint32_t* dst, std::int32_t* sums);
-/// A direct 2-D convolution step for kernels of 4-byte groups (VNNI): the
+/// A direct 2-D convolution step for kernels of 4-byte groups: the
 /// mr x nr tile
 ///   c[i][j] = sum over taps t < taps, groups q < groups, k < 4 of
 ///             a[((t * groups + q) * mr + i) * 4 + k] * b[offsets[t] + q * b_stride + j * 4 + k]
-/// with a unsigned (the weights, A' in the GEMM's terms) and b signed (the
-/// input, four channels interleaved per position, so that nr consecutive
-/// output positions read nr consecutive groups under every tap). Rows
-/// i >= m are not written; all nr columns are.
+/// with a the weights (A' in the GEMM's terms) and b the input (four
+/// channels interleaved per position, so that nr consecutive output
+/// positions read nr consecutive groups under every tap), one of them
+/// signed (q8_gemm_kernel::conv_a_signed). Rows i >= m are not written; all
+/// nr columns are.
 using q8_conv_fn = void (*)(std::int64_t taps, const std::int64_t* offsets, std::int64_t groups, std::int64_t b_stride,
                             const void* a, const void* b, std::int32_t* c, std::int64_t ldc, int m);
 /// The arithmetic of QLinearMul and QLinearAdd over a run of n outputs, in
@@ -127,6 +128,19 @@ struct q8_fix {
 /// from group p0 on: the fixes of one panel within one K slice.
 using q8_fixup_fn = void (*)(const q8_fix* fixes, std::int64_t count, std::int64_t p0, const void* a,
                              std::int32_t* c, std::int64_t ldc, int m, int n);
+/// One (tap, channel group) step of a direct-convolution weight panel whose
+/// pairs a pair-bound conv kernel cannot take whole (q8_gemm_kernel::
+/// conv_fixup): what packing moved out of that step of the panel, mr <= 8
+/// rows of 4 signed bytes, every pair again within the bound.
+struct q8_conv_fix {
+  std::int64_t tap, group;
+  std::int8_t a[32];  // row i at a[i * 4]
+};
+/// c[i][j] += sum over the fixes f, k < 4 of f.a[i * 4 + k] * b[offsets[f.tap] + f.group * b_stride + j * 4 + k]
+/// for rows i < m and all nr columns of the tile at c (row stride ldc), b
+/// read as q8_conv_fn reads it: the fixes of one weight panel.
+using q8_conv_fixup_fn = void (*)(const q8_conv_fix* fixes, std::int64_t count, const std::int64_t* offsets,
+                                  std::int64_t b_stride, const void* b, std::int32_t* c, std::int64_t ldc, int m);
 /// One int8 GEMM kernel, with the activation quantizer of the same level.
 /// Names follow u8s8_gemm__<isa>_<mr>x<nr>.
 struct q8_gemm_kernel {
@@ -156,6 +170,13 @@ struct q8_gemm_kernel {
   /// A pair-bound kernel this one stands beside: worth it for constant
   /// weights with few fixes (q8_pack_weights), not for activations as B.
   const q8_gemm_kernel* for_weights = nullptr;
+  /// How `conv` reads its operands: false (VNNI), a unsigned and b signed;
+  /// true (avx2's vpmaddubsw, whose unsigned operand must be the input), a
+  /// signed and b unsigned, and the kernel pair-bound on a: packing the
+  /// weights moves the excess of their pairs over the bound into fixes,
+  /// which conv_fixup adds after the tile.
+  bool conv_a_signed = false;
+  q8_conv_fixup_fn conv_fixup = nullptr;
 };
 /// y[i] = table[x[i]] for i < n: a byte table lookup (QLinearLookup and the
 /// com.microsoft lookup ops).

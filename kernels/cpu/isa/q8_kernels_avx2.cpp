@@ -12,6 +12,8 @@
 //     moves the excess of the pairs over the bound into fixes, added after
 //     the tile by fixup_6x16. For constant weights (q8_pack_weights), where
 //     such pairs are rare.
+//   s8u8_conv__avx2_6x16c4: the direct convolution (q8_conv_fn) on the same
+//     instructions, the weights as the pair-bound operand (conv_fixup).
 #include <immintrin.h>
 
 #include <cstdint>
@@ -50,6 +52,51 @@ void fixup_6x16(const q8_fix* fixes, std::int64_t count, std::int64_t p0, const 
   const auto* a = static_cast<const std::uint8_t*>(av);
   for (std::int64_t f = 0; f < count; ++f)
     gemm_6x16(1, a + (fixes[f].group - p0) * 6 * 4, fixes[f].b, c, ldc, m, n, true, nullptr, maddubs_add);
+}
+
+// The direct convolution's tile (q8_conv_fn) with the operands' roles
+// turned around for vpmaddubsw, whose unsigned operand is the vector one: b,
+// the input, unsigned (16 positions of four channels, two loads), a, the
+// weights, signed and broadcast, so the pair bound falls on the weights,
+// where packing splits the few pairs over it (conv_a_signed, conv_fixup).
+struct conv_tile_6x16 {
+  __m256i c0[6], c1[6];
+  conv_tile_6x16() {
+#pragma GCC unroll 6
+    for (int i = 0; i < 6; ++i) c0[i] = c1[i] = _mm256_setzero_si256();
+  }
+  [[gnu::always_inline]] void step(const std::uint8_t* a, const std::uint8_t* b) {
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 32));
+#pragma GCC unroll 6
+    for (int i = 0; i < 6; ++i) {
+      std::int32_t quad;
+      std::memcpy(&quad, a + i * 4, sizeof quad);
+      const __m256i ai = _mm256_set1_epi32(quad);
+      c0[i] = maddubs_add(c0[i], b0, ai);
+      c1[i] = maddubs_add(c1[i], b1, ai);
+    }
+  }
+};
+
+void s8u8_conv__avx2_6x16c4(std::int64_t taps, const std::int64_t* offsets, std::int64_t groups, std::int64_t b_stride,
+                            const void* av, const void* bv, std::int32_t* c, std::int64_t ldc, int m) {
+  const auto* a = static_cast<const std::uint8_t*>(av);
+  conv_tile_6x16 acc;
+  for (std::int64_t t = 0; t < taps; ++t) {
+    const auto* b = static_cast<const std::uint8_t*>(bv) + offsets[t];
+    for (std::int64_t q = 0; q < groups; ++q, a += 6 * 4, b += b_stride) acc.step(a, b);
+  }
+  store_tile_6x16(acc.c0, acc.c1, c, ldc, m, 16, false);
+}
+
+void s8u8_conv_fixup__avx2_6x16c4(const q8_conv_fix* fixes, std::int64_t count, const std::int64_t* offsets,
+                                  std::int64_t b_stride, const void* bv, std::int32_t* c, std::int64_t ldc, int m) {
+  conv_tile_6x16 acc;
+  for (std::int64_t f = 0; f < count; ++f)
+    acc.step(reinterpret_cast<const std::uint8_t*>(fixes[f].a),
+             static_cast<const std::uint8_t*>(bv) + offsets[fixes[f].tap] + fixes[f].group * b_stride);
+  store_tile_6x16(acc.c0, acc.c1, c, ldc, m, 16, true);
 }
 
 void f32_minmax__avx2_x8(const float* x, std::int64_t n, float* lo, float* hi) {
@@ -134,10 +181,12 @@ void q8_dequantize__avx2_x8(const std::int32_t* acc, std::int64_t n, const std::
 #include "kernels/cpu/isa/q8_rows.ipp"
 
 extern const q8_gemm_kernel q8_kernel_c4;
+// Its convolutions run s8u8_conv__avx2_6x16c4, the vpmaddubsw tile: the
+// int16 kernel's layout would be twice the bytes for half the products.
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx2_6x16", 6, 16, 2, 2, 2, u8s8_gemm__avx2_6x16,
                                       f32_minmax__avx2_x8, f32_quantize_u8__avx2_x8, requantize_row, depthwise_plane, interleave4,
-                                      nullptr, nullptr, nullptr, nullptr, q8_dequantize__avx2_x8, nullptr, nullptr,
-                                      &q8_kernel_c4};
+                                      nullptr, s8u8_conv__avx2_6x16c4, nullptr, nullptr, q8_dequantize__avx2_x8, nullptr,
+                                      nullptr, &q8_kernel_c4, true, s8u8_conv_fixup__avx2_6x16c4};
 extern const q8_gemm_kernel q8_kernel_c4{"u8s8_gemm__avx2_6x16c4", 6, 16, 4, 1, 1, u8s8_gemm__avx2_6x16c4,
                                          f32_minmax__avx2_x8, f32_quantize_u8__avx2_x8, requantize_row, depthwise_plane,
                                          interleave4, nullptr, nullptr, nullptr, nullptr, q8_dequantize__avx2_x8, nullptr,
