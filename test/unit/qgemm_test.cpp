@@ -436,3 +436,58 @@ TEST_CASE("q8_pack_weights: the pair-bound kernel where fixes are few, exact eit
     }
   }
 }
+
+// The vectorized QLinearMul / QLinearAdd rows of each int8 kernel (q8_qmul_fn,
+// q8_qadd_fn) against MLAS's float order written out here, bit for bit: every
+// length across the vector width and its tail, dense and broadcast operands,
+// both types, values at both ends.
+TEST_CASE("q8 kernels: QLinearMul and QLinearAdd rows in MLAS's float order, bit for bit", "[qgemm]") {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> byte(0, 255);
+  const auto round_to = [](float v, bool is_signed) {
+    const float lo = is_signed ? -128.0f : 0.0f, hi = is_signed ? 127.0f : 255.0f;
+    const float r = std::clamp(std::nearbyint(v), lo, hi);
+    return is_signed ? static_cast<std::uint8_t>(static_cast<std::int8_t>(r)) : static_cast<std::uint8_t>(r);
+  };
+  for (const isa::q8_gemm_kernel* k : kernels()) {
+    if (!k->qmul && !k->qadd) continue;
+    INFO(k->name);
+    for (int64_t n : {1, 7, 8, 9, 16, 17, 31, 64, 100})
+      for (bool is_signed : {false, true})
+        for (int dense = 1; dense < 4; ++dense) {
+          const bool da = dense & 1, db = dense & 2;
+          std::vector<std::uint8_t> a(static_cast<std::size_t>(n)), b(a.size()), y(a.size()), want(a.size());
+          for (std::size_t i = 0; i < a.size(); ++i) a[i] = std::uint8_t(byte(rng)), b[i] = std::uint8_t(byte(rng));
+          a[0] = is_signed ? 0x80 : 255, b[a.size() - 1] = is_signed ? 0x7f : 0;
+          INFO("n " << n << (is_signed ? " int8" : " uint8") << " dense a " << da << " b " << db);
+          if (k->qmul) {
+            const int za = is_signed ? -5 : 130, zb = is_signed ? 9 : 121;
+            const float scale = 0.0173f, zc = is_signed ? 3.0f : 127.0f;
+            for (int64_t i = 0; i < n; ++i) {
+              volatile float p = static_cast<float>((value_of(a[da ? i : 0], is_signed) - za) *
+                                                    (value_of(b[db ? i : 0], is_signed) - zb)) * scale;
+              want[i] = round_to(p + zc, is_signed);
+            }
+            k->qmul(a.data(), b.data(), n, da, db, za, zb, scale, zc, is_signed, y.data());
+            CHECK(y == want);
+          }
+          if (k->qadd && (da || db)) {
+            const float c0 = 17.25f, ra = 0.731f, rb = -0.377f;
+            for (int64_t i = 0; i < n; ++i) {
+              float v = c0;
+              if (da) {
+                volatile float t = static_cast<float>(value_of(a[i], is_signed)) * ra;
+                v = v + t;
+              }
+              if (db) {
+                volatile float t = static_cast<float>(value_of(b[i], is_signed)) * rb;
+                v = v + t;
+              }
+              want[i] = round_to(v, is_signed);
+            }
+            k->qadd(a.data(), b.data(), n, da, db, c0, ra, rb, is_signed, y.data());
+            CHECK(y == want);
+          }
+        }
+  }
+}

@@ -177,6 +177,85 @@ void q8_dequantize__avx2_x8(const std::int32_t* acc, std::int64_t n, const std::
   (step ? dequantize_row<true> : dequantize_row<false>)(acc, n, add, add0, scale, bias, y);
 }
 
+// QLinearMul / QLinearAdd (q8_qmul_fn, q8_qadd_fn), 8 outputs at a time, in
+// MLAS's float order: every product and sum rounded on its own. GCC's
+// intrinsics are vector operators it may contract into an FMA under -mfma;
+// the empty asm between a product and the sum that follows stops it.
+namespace {
+inline __m256i widen8(const std::uint8_t* p, bool dense, bool is_signed) {
+  const __m128i bytes = dense ? _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)) : _mm_set1_epi8(static_cast<char>(*p));
+  return is_signed ? _mm256_cvtepi8_epi32(bytes) : _mm256_cvtepu8_epi32(bytes);
+}
+inline int value_at(const std::uint8_t* p, std::int64_t i, bool is_signed) {
+  return is_signed ? int{static_cast<std::int8_t>(p[i])} : int{p[i]};
+}
+// v holds the zero point: saturate, round half to even, narrow.
+inline void store_rounded8(__m256 v, bool is_signed, std::uint8_t* y) {
+  v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(is_signed ? -128.0f : 0.0f)), _mm256_set1_ps(is_signed ? 127.0f : 255.0f));
+  const __m256i q = _mm256_cvtps_epi32(v);  // round to nearest even
+  const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(y), is_signed ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w));
+}
+inline std::uint8_t rounded(float v, bool is_signed) {
+  const float lo = is_signed ? -128.0f : 0.0f, hi = is_signed ? 127.0f : 255.0f;
+  v = __builtin_nearbyintf(v < lo ? lo : v > hi ? hi : v);
+  return is_signed ? static_cast<std::uint8_t>(static_cast<std::int8_t>(v)) : static_cast<std::uint8_t>(v);
+}
+}  // namespace
+
+void qlinear_mul__avx2_x8(const std::uint8_t* a, const std::uint8_t* b, std::int64_t n, bool da, bool db, int za, int zb,
+                          float scale, float zc, bool is_signed, std::uint8_t* y) {
+  const __m256i vza = _mm256_set1_epi32(za), vzb = _mm256_set1_epi32(zb);
+  const __m256 vs = _mm256_set1_ps(scale), vz = _mm256_set1_ps(zc);
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i pa = _mm256_sub_epi32(widen8(a + (da ? i : 0), da, is_signed), vza);
+    const __m256i pb = _mm256_sub_epi32(widen8(b + (db ? i : 0), db, is_signed), vzb);
+    __m256 p = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_mullo_epi32(pa, pb)), vs);  // exact product: |.| <= 255^2
+    __asm__("" : "+x"(p));
+    store_rounded8(_mm256_add_ps(p, vz), is_signed, y + i);
+  }
+  for (; i < n; ++i) {
+    float p = static_cast<float>((value_at(a, da ? i : 0, is_signed) - za) * (value_at(b, db ? i : 0, is_signed) - zb)) * scale;
+    __asm__("" : "+x"(p));
+    y[i] = rounded(p + zc, is_signed);
+  }
+}
+
+void qlinear_add__avx2_x8(const std::uint8_t* a, const std::uint8_t* b, std::int64_t n, bool da, bool db, float c0,
+                          float ra, float rb, bool is_signed, std::uint8_t* y) {
+  const __m256 vc = _mm256_set1_ps(c0), va = _mm256_set1_ps(ra), vb = _mm256_set1_ps(rb);
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = vc;
+    if (da) {
+      __m256 t = _mm256_mul_ps(_mm256_cvtepi32_ps(widen8(a + i, true, is_signed)), va);
+      __asm__("" : "+x"(t));
+      v = _mm256_add_ps(v, t);
+    }
+    if (db) {
+      __m256 t = _mm256_mul_ps(_mm256_cvtepi32_ps(widen8(b + i, true, is_signed)), vb);
+      __asm__("" : "+x"(t));
+      v = _mm256_add_ps(v, t);
+    }
+    store_rounded8(v, is_signed, y + i);
+  }
+  for (; i < n; ++i) {
+    float v = c0;
+    if (da) {
+      float t = static_cast<float>(value_at(a, i, is_signed)) * ra;
+      __asm__("" : "+x"(t));
+      v += t;
+    }
+    if (db) {
+      float t = static_cast<float>(value_at(b, i, is_signed)) * rb;
+      __asm__("" : "+x"(t));
+      v += t;
+    }
+    y[i] = rounded(v, is_signed);
+  }
+}
+
 #include "kernels/cpu/isa/q8_requantize.ipp"
 #include "kernels/cpu/isa/q8_rows.ipp"
 
@@ -185,11 +264,12 @@ extern const q8_gemm_kernel q8_kernel_c4;
 // int16 kernel's layout would be twice the bytes for half the products.
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx2_6x16", 6, 16, 2, 2, 2, u8s8_gemm__avx2_6x16,
                                       f32_minmax__avx2_x8, f32_quantize_u8__avx2_x8, requantize_row, depthwise_plane, interleave4,
-                                      nullptr, s8u8_conv__avx2_6x16c4, nullptr, nullptr, q8_dequantize__avx2_x8, nullptr,
-                                      nullptr, &q8_kernel_c4, true, s8u8_conv_fixup__avx2_6x16c4};
+                                      nullptr, s8u8_conv__avx2_6x16c4, qlinear_mul__avx2_x8, qlinear_add__avx2_x8,
+                                      q8_dequantize__avx2_x8, nullptr, nullptr, &q8_kernel_c4, true,
+                                      s8u8_conv_fixup__avx2_6x16c4};
 extern const q8_gemm_kernel q8_kernel_c4{"u8s8_gemm__avx2_6x16c4", 6, 16, 4, 1, 1, u8s8_gemm__avx2_6x16c4,
                                          f32_minmax__avx2_x8, f32_quantize_u8__avx2_x8, requantize_row, depthwise_plane,
-                                         interleave4, nullptr, nullptr, nullptr, nullptr, q8_dequantize__avx2_x8, nullptr,
-                                         fixup_6x16};
+                                         interleave4, nullptr, nullptr, qlinear_mul__avx2_x8, qlinear_add__avx2_x8,
+                                         q8_dequantize__avx2_x8, nullptr, fixup_6x16};
 
 }  // namespace onyx::kernels::cpu::isa::avx2

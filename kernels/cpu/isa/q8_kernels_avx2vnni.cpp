@@ -20,6 +20,10 @@ void f32_minmax__avx2_x8(const float* x, std::int64_t n, float* lo, float* hi);
 void f32_quantize_u8__avx2_x8(const float* x, std::int64_t n, float scale, float zero, std::uint8_t* y);
 void q8_dequantize__avx2_x8(const std::int32_t* acc, std::int64_t n, const std::int32_t* add, std::int32_t add0,
                             const float* scale, const float* bias, std::int64_t step, float* y);
+void qlinear_mul__avx2_x8(const std::uint8_t* a, const std::uint8_t* b, std::int64_t n, bool da, bool db, int za, int zb,
+                          float scale, float zc, bool is_signed, std::uint8_t* y);
+void qlinear_add__avx2_x8(const std::uint8_t* a, const std::uint8_t* b, std::int64_t n, bool da, bool db, float c0,
+                          float ra, float rb, bool is_signed, std::uint8_t* y);
 }  // namespace onyx::kernels::cpu::isa::avx2
 
 namespace onyx::kernels::cpu::isa::avx2vnni {
@@ -37,7 +41,7 @@ void u8s8_gemm__avx2vnni_6x16(std::int64_t groups, const void* av, const void* b
 
 extern const q8_gemm_kernel q8_kernel{"u8s8_gemm__avx2vnni_6x16", 6, 16, 4, 1, 1, u8s8_gemm__avx2vnni_6x16,
                                       avx2::f32_minmax__avx2_x8, avx2::f32_quantize_u8__avx2_x8, requantize_row,
-                                      depthwise_plane, interleave4, nullptr, nullptr, nullptr, nullptr,
-                                      avx2::q8_dequantize__avx2_x8};
+                                      depthwise_plane, interleave4, nullptr, nullptr, avx2::qlinear_mul__avx2_x8,
+                                      avx2::qlinear_add__avx2_x8, avx2::q8_dequantize__avx2_x8};
 
 }  // namespace onyx::kernels::cpu::isa::avx2vnni
