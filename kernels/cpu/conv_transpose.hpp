@@ -4,7 +4,8 @@
 // (Cg x P_in), the f32 product on the packed SGEMM with W_g^T packed at
 // prepare time; then col2im scatters each row (m, k1..kn) into Y[m] at
 // o = i * stride - pad_begin + k * dilation, skipping positions outside Y.
-// Y starts as the bias. The scatter is split over output channels, which
+// Y starts as the bias; where the taps tile Y (stride == kernel, no
+// padding), Y is written once from col instead (col_to_tiled). The scatter is split over output channels, which
 // write disjoint planes. float64 uses a plain product.
 #pragma once
 
@@ -22,6 +23,42 @@ namespace onyx::kernels::cpu::conv_transpose_detail {
 struct state {
   std::vector<packed_a> packed;  // W_g^T per group (float32, constant W)
 };
+
+/// Whether the taps tile Y exactly: every output position receives one tap
+/// of one input position (stride == kernel, no dilation, padding or output
+/// padding on any axis: the 2x2 stride-2 upsampling of segmentation heads).
+inline bool taps_tile_output(const std::vector<ops::ConvTranspose::axis>& axes) {
+  return std::all_of(axes.begin(), axes.end(), [](const ops::ConvTranspose::axis& a) {
+    return a.stride == a.kernel && (a.dilation == 1 || a.kernel == 1) && a.pad_begin == 0 && a.out == a.in * a.stride;
+  });
+}
+
+/// Y written straight from col where the taps tile it (taps_tile_output,
+/// 2-D): y = col + bias, one pass, no fill of Y with the bias and no
+/// read-modify-write of it. The same sums as col2im after the fill.
+template <class T>
+void col_to_tiled(const T* col, T* y, const std::vector<ops::ConvTranspose::axis>& axes, std::int64_t taps,
+                  std::int64_t p_in, std::int64_t p_out, const T* bias, std::int64_t m0, std::int64_t m1) {
+  const auto &ah = axes[0], &aw = axes[1];
+  for (std::int64_t m = m0; m < m1; ++m) {
+    const T b = bias ? bias[m] : T(0);
+    for (std::int64_t oh = 0; oh < ah.out; ++oh) {
+      const std::int64_t kh = oh % ah.stride, ih = oh / ah.stride;
+      T* yr = y + m * p_out + oh * aw.out;
+      const T* xr = col + (m * taps + kh * aw.kernel) * p_in + ih * aw.in;
+      if (aw.stride == 2) {  // the common case, in a loop the compiler vectorizes
+        const T* x1 = xr + p_in;
+        for (std::int64_t iw = 0; iw < aw.in; ++iw) {
+          yr[2 * iw] = xr[iw] + b;
+          yr[2 * iw + 1] = x1[iw] + b;
+        }
+      } else {
+        for (std::int64_t kw = 0; kw < aw.stride; ++kw, xr += p_in)
+          for (std::int64_t iw = 0; iw < aw.in; ++iw) yr[iw * aw.stride + kw] = xr[iw] + b;
+      }
+    }
+  }
+}
 
 template <class T>
 void col2im(const T* col, T* y, const std::vector<ops::ConvTranspose::axis>& axes, std::int64_t taps,
@@ -117,7 +154,12 @@ template <dtype D> status run(const call<ops::ConvTranspose>& c) {
   const T* wp = w.data<T>();
   T* yp = y.data<T>();
   const std::int64_t rows = Mg * taps;
-  std::vector<T> col(static_cast<std::size_t>(rows * p_in));
+  // Grow-only per thread: the product overwrites it (beta 0), so a run
+  // neither allocates nor zeroes its megabytes again.
+  thread_local std::vector<T> col;
+  if (col.size() < static_cast<std::size_t>(rows * p_in)) col.resize(static_cast<std::size_t>(rows * p_in));
+  T* const cols = col.data();  // by pointer: in the workers, `col` would name their own buffers
+  const bool tiled = axes.size() == 2 && taps_tile_output(axes);
   const auto& st = c.state<state>();
   for (std::int64_t n = 0; n < N; ++n)
     for (std::int64_t g = 0; g < G; ++g) {
@@ -125,16 +167,22 @@ template <dtype D> status run(const call<ops::ConvTranspose>& c) {
       const T* wg = wp + g * Cg * rows;
       if constexpr (D == dtype::float32) {
         if (static_cast<std::int64_t>(st.packed.size()) == G && st.packed[g].isa() == isa::active().isa)
-          sgemm_packed(false, rows, p_in, Cg, 1.0f, st.packed[g], xg, p_in, 0.0f, col.data(), p_in, c.pool());
+          sgemm_packed(false, rows, p_in, Cg, 1.0f, st.packed[g], xg, p_in, 0.0f, cols, p_in, c.pool());
         else
-          sgemm(true, false, rows, p_in, Cg, 1.0f, wg, rows, xg, p_in, 0.0f, col.data(), p_in, c.pool());
+          sgemm(true, false, rows, p_in, Cg, 1.0f, wg, rows, xg, p_in, 0.0f, cols, p_in, c.pool());
       } else {
-        matmul_detail::plain_gemm<T>(true, false, rows, p_in, Cg, wg, rows, xg, p_in, col.data(), p_in);
+        matmul_detail::plain_gemm<T>(true, false, rows, p_in, Cg, wg, rows, xg, p_in, cols, p_in);
       }
       T* yg = yp + (n * M + g * Mg) * p_out;
+      if (tiled) {
+        parallel_for(c.pool(), Mg, 1, [&](std::int64_t m0, std::int64_t m1) {
+          col_to_tiled(cols, yg, axes, taps, p_in, p_out, bias ? bias + g * Mg : nullptr, m0, m1);
+        });
+        continue;
+      }
       for (std::int64_t m = 0; m < Mg; ++m) std::fill_n(yg + m * p_out, p_out, bias ? bias[g * Mg + m] : T(0));
       parallel_for(c.pool(), Mg, 1, [&](std::int64_t m0, std::int64_t m1) {
-        col2im(col.data(), yg, axes, taps, p_in, p_out, m0, m1);
+        col2im(cols, yg, axes, taps, p_in, p_out, m0, m1);
       });
     }
   return ok();

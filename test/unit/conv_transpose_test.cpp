@@ -75,6 +75,44 @@ TEST_CASE("ConvTranspose 2-D: strides, pads, dilations, groups, output_padding",
   }
 }
 
+// Strides equal to the kernel, no padding: the taps tile Y and it is written
+// once from the product (conv_transpose_detail::col_to_tiled): 2x2 stride 2
+// (its own loop), 3x2 stride 3x2, and a 2x2 whose pad_end and output_padding
+// cancel; groups (one channel each, as PP-OCR's head has), bias or none,
+// widths not a multiple of the vector, two threads.
+TEST_CASE("ConvTranspose where the taps tile the output", "[conv_transpose]") {
+  struct shape {
+    std::int64_t C, M, G, H, W, kh, kw;
+    bool bias, cancelling_pads;
+  };
+  thread_pool pool(2);
+  for (const shape& c : {shape{4, 6, 1, 5, 7, 2, 2, true, false}, shape{4, 4, 4, 3, 9, 2, 2, true, false},
+                         shape{3, 2, 1, 4, 5, 3, 2, false, false}, shape{2, 3, 1, 3, 3, 2, 2, true, true}}) {
+    INFO("C " << c.C << " M " << c.M << " group " << c.G << " kernel " << c.kh << "x" << c.kw);
+    const extents xs{2, c.C, c.H, c.W}, ws{c.C, c.M / c.G, c.kh, c.kw};
+    auto x = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(xs)), -1, 1, 11);
+    auto w = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(ws)), -1, 1, 12);
+    std::vector<double> b = c.bias ? onyx::test::random_values<double>(static_cast<std::size_t>(c.M), -1, 1, 13)
+                                   : std::vector<double>{};
+    const extents out{c.H * c.kh, c.W * c.kw};
+    auto y = reference(xs, ws, c.G, x, w, b, out, {c.kh, c.kw}, {1, 1}, {0, 0});
+    std::vector<attribute> attrs{attr("group", c.G), attr("strides", std::vector<std::int64_t>{c.kh, c.kw})};
+    if (c.cancelling_pads) {
+      attrs.push_back(attr("pads", std::vector<std::int64_t>{0, 0, 1, 1}));
+      attrs.push_back(attr("output_padding", std::vector<std::int64_t>{1, 1}));
+    }
+    std::vector<tensor> in32{tensor::from(f32(x), xs), tensor::from(f32(w), ws)}, in64{tensor::from(x, xs), tensor::from(w, ws)};
+    if (c.bias) in32.push_back(tensor::from(f32(b), {c.M})), in64.push_back(tensor::from(b, {c.M}));
+    auto r = onyx::test::run_op<ops::ConvTranspose>(in32, attrs, 1, &pool);
+    REQUIRE(r.ok());
+    REQUIRE((*r)[0].shape() == extents{2, c.M, out[0], out[1]});
+    onyx::test::require_close((*r)[0], f32(y), 1e-5, 1e-5);
+    auto rd = onyx::test::run_op<ops::ConvTranspose>(in64, attrs, 1, &pool);
+    REQUIRE(rd.ok());
+    onyx::test::require_close((*rd)[0], y, 1e-12, 1e-12);
+  }
+}
+
 TEST_CASE("ConvTranspose output_shape, SAME_UPPER, 1-D and 3-D", "[conv_transpose]") {
   {
     extents xs{1, 2, 3, 3}, ws{2, 2, 3, 3};
