@@ -5,8 +5,9 @@
 // prepare time; then col2im scatters each row (m, k1..kn) into Y[m] at
 // o = i * stride - pad_begin + k * dilation, skipping positions outside Y.
 // Y starts as the bias; where the taps tile Y (stride == kernel, no
-// padding), Y is written once from col instead (col_to_tiled). The scatter is split over output channels, which
-// write disjoint planes. float64 uses a plain product.
+// padding), Y is written once from col instead (col_to_tiled). The scatter
+// is split over output channels, which write disjoint planes. float64 uses a
+// plain product.
 #pragma once
 
 #include <algorithm>

@@ -8,7 +8,8 @@
 // which stands for 0). Stride-1 2-D convolutions of one group with one
 // weight zero point run a direct kernel where the level has one (VNNI, and
 // avx2's vpmaddubsw tile, pair-bound on the weights: q8_conv_direct, the
-// input in a flat padded plane of four channels per group, no im2col). Depthwise convolutions (one input channel per group
+// input in a flat padded plane of four channels per group, no im2col).
+// Depthwise convolutions (one input channel per group
 // and one output channel) run the float depthwise kernel instead, exact for
 // up to 256 taps (else a direct int32 loop), where a GEMM would have one row.
 // QLinearConv requantizes each finished block:

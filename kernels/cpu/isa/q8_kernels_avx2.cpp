@@ -56,9 +56,13 @@ void fixup_6x16(const q8_fix* fixes, std::int64_t count, std::int64_t p0, const 
 
 // The direct convolution's tile (q8_conv_fn) with the operands' roles
 // turned around for vpmaddubsw, whose unsigned operand is the vector one: b,
-// the input, unsigned (16 positions of four channels, two loads), a, the
-// weights, signed and broadcast, so the pair bound falls on the weights,
-// where packing splits the few pairs over it (conv_a_signed, conv_fixup).
+// the input, unsigned (16 positions of four channels), a, the weights,
+// signed and broadcast, so the pair bound falls on the weights, where
+// packing splits the few pairs over it (conv_a_signed, conv_fixup). Each
+// K group is the GEMM tile's (tile_group_6x16) with the operands swapped.
+[[gnu::always_inline]] inline __m256i maddubs_add_b_unsigned(__m256i acc, __m256i a, __m256i b) {
+  return maddubs_add(acc, b, a);
+}
 struct conv_tile_6x16 {
   __m256i c0[6], c1[6];
   conv_tile_6x16() {
@@ -66,16 +70,7 @@ struct conv_tile_6x16 {
     for (int i = 0; i < 6; ++i) c0[i] = c1[i] = _mm256_setzero_si256();
   }
   [[gnu::always_inline]] void step(const std::uint8_t* a, const std::uint8_t* b) {
-    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
-    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 32));
-#pragma GCC unroll 6
-    for (int i = 0; i < 6; ++i) {
-      std::int32_t quad;
-      std::memcpy(&quad, a + i * 4, sizeof quad);
-      const __m256i ai = _mm256_set1_epi32(quad);
-      c0[i] = maddubs_add(c0[i], b0, ai);
-      c1[i] = maddubs_add(c1[i], b1, ai);
-    }
+    tile_group_6x16(c0, c1, a, b, maddubs_add_b_unsigned);
   }
 };
 

@@ -43,9 +43,25 @@
   }
 }
 
-// The tile over `groups` K groups of both kernels' panels: per group, 4 bytes
-// of each of A's 6 rows (two int16 or four uint8 values), broadcast, and 64
-// bytes of B (16 columns), c0/c1[i] = mul_add(c0/c1[i], A row i, B half).
+// One K group of the tile: 4 bytes of each of A's 6 rows (two int16 or four
+// uint8 values), broadcast, and 64 bytes of B (16 columns),
+// c0/c1[i] = mul_add(c0/c1[i], A row i, B half).
+template <class MulAdd>
+[[gnu::always_inline]] inline void tile_group_6x16(__m256i (&c0)[6], __m256i (&c1)[6], const std::uint8_t* a,
+                                                   const std::uint8_t* b, MulAdd mul_add) {
+  const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+  const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 32));
+#pragma GCC unroll 6
+  for (int i = 0; i < 6; ++i) {
+    std::int32_t quad;
+    std::memcpy(&quad, a + i * 4, sizeof quad);
+    const __m256i ai = _mm256_set1_epi32(quad);
+    c0[i] = mul_add(c0[i], ai, b0);
+    c1[i] = mul_add(c1[i], ai, b1);
+  }
+}
+
+// The tile over `groups` K groups of both kernels' panels (tile_group_6x16).
 // With `prefetch`, the next B panel's line per group is fetched as b's is read.
 template <class MulAdd>
 [[gnu::always_inline]] inline void gemm_6x16(std::int64_t groups, const void* av, const void* bv, std::int32_t* c,
@@ -60,16 +76,7 @@ template <class MulAdd>
   for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm256_setzero_si256();
   for (std::int64_t p = 0; p < groups; ++p, a += mr * 4, b += 64) {
     if (pf) _mm_prefetch(pf + p * 64, _MM_HINT_T0);
-    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
-    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 32));
-#pragma GCC unroll 6
-    for (int i = 0; i < mr; ++i) {
-      std::int32_t quad;
-      std::memcpy(&quad, a + i * 4, sizeof quad);
-      const __m256i ai = _mm256_set1_epi32(quad);
-      c0[i] = mul_add(c0[i], ai, b0);
-      c1[i] = mul_add(c1[i], ai, b1);
-    }
+    tile_group_6x16(c0, c1, a, b, mul_add);
   }
   store_tile_6x16(c0, c1, c, ldc, m, n, accumulate);
 }
