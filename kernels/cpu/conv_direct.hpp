@@ -4,8 +4,8 @@
 // 3x3 and 1x1 layers, 5x5 and 1xN windows.
 //
 // im2col + GEMM writes every input value taps times into col and packs it;
-// here the input is laid out once per image so that the GEMM micro-kernel
-// reads it in place (isa::f32_gemm_rows_fn: row k of B at b + rows[k]):
+// here the input is laid out once per image so that each row of the GEMM's B
+// is one offset into it, rows[k]:
 //   - the padded input split by phase, stride s (sh x sw phases, those a
 //     tap reads): phase (a, b) of channel c holds the padded input at rows sh*i + a and
 //     columns sw*j + b, i < hq, j < wq, laid out flat (row i at i*wq);
@@ -14,6 +14,13 @@
 //     p + ((ky*dh) / sh)*wq + (kx*dw) / sw. So nr consecutive outputs read nr
 //     consecutive floats under every tap, and row k = (c, ky, kx) of B is one
 //     offset from the plane: rows[k].
+// A panel's rows for one K block (kc x nr floats) are gathered into a
+// contiguous panel once (gather_rows), and every tile of output channels runs
+// the plain micro-kernel on it. Read in place by each tile instead (a kernel
+// that loaded rows[k] a step), the rows, two cache lines each, came from L2
+// for every tile: ResNet-50's stride-2 3x3 layers and its 7x7 stem ran
+// 2.1-2.3x slower, the model 124-132 against 95-103 ms (Zen 3, 1 thread,
+// three alternations).
 // Columns x >= out_w of each output row (wq - out_w of them) are computed and
 // dropped. W is the prepacked A of the GEMM (packed_a, blocked by
 // gemm_kc_block), in im2col's row order, which is rows' order. The tile goes
@@ -130,8 +137,25 @@ inline std::optional<layout> make_layout(const ops::detail::window_axis& h, cons
   L.m_rows = (m_panels + L.m_blocks - 1) / L.m_blocks * mr;
   L.m_blocks = (m_panels * mr + L.m_rows - 1) / L.m_rows;
   L.slots = std::max<std::int64_t>(1, std::min<std::int64_t>(threads, G * L.chunks * L.m_blocks));
-  L.stage_elements = L.m_rows * L.chunk;
+  // Each slot's staging buffer, then its gathered B panel (gather_rows).
+  L.stage_elements = L.m_rows * L.chunk + gemm_kc_block * nr;
   return L;
+}
+
+/// Row k of B's panel (nr floats at b + rows[k]) to panel + k * nr, k < kc.
+template <int NR>
+void gather_rows_of(const float* b, const std::int64_t* rows, std::int64_t kc, float* panel) {
+  for (std::int64_t k = 0; k < kc; ++k) std::memcpy(panel + k * NR, b + rows[k], sizeof(float) * NR);
+}
+inline void gather_rows(const float* b, const std::int64_t* rows, std::int64_t kc, int nr, float* panel) {
+  switch (nr) {
+    case 8: return gather_rows_of<8>(b, rows, kc, panel);
+    case 12: return gather_rows_of<12>(b, rows, kc, panel);
+    case 16: return gather_rows_of<16>(b, rows, kc, panel);
+    case 32: return gather_rows_of<32>(b, rows, kc, panel);
+    default:
+      for (std::int64_t k = 0; k < kc; ++k) std::memcpy(panel + k * nr, b + rows[k], sizeof(float) * nr);
+  }
 }
 
 /// The phase planes of one image (C channels of h.in x w.in at x) into dst.
@@ -193,6 +217,7 @@ inline bool run(const layout& L, const ops::detail::window_axis& h, const ops::d
     parallel_for(pool, L.slots, 1, [&](std::int64_t s0, std::int64_t s1) {
       for (std::int64_t slot = s0; slot < s1; ++slot) {
         float* stage = stages + slot * L.stage_elements;
+        float* panel = stage + L.m_rows * L.chunk;
         for (std::int64_t task = tasks * slot / L.slots; task < tasks * (slot + 1) / L.slots; ++task) {
           if (stop.load(std::memory_order_relaxed) || call.stop_requested()) {
             stop.store(true, std::memory_order_relaxed);
@@ -223,6 +248,7 @@ inline bool run(const layout& L, const ops::detail::window_axis& h, const ops::d
             for (std::int64_t jr = 0; jr < p1 - p0; jr += nr) {
               const bool to_y = straight(jr);
               const std::int64_t p = p0 + jr;
+              gather_rows(gplanes + p, L.rows.data() + pc, kc, nr, panel);
               for (std::int64_t ir = i0; ir < i1; ir += mr) {
                 isa::f32_gemm_params prm;
                 prm.beta = pc > 0 || (to_y && accumulate) ? 1.0f : 0.0f;
@@ -233,9 +259,8 @@ inline bool run(const layout& L, const ops::detail::window_axis& h, const ops::d
                 }
                 float* dst = to_y ? yg + ir * out_plane + (p / L.wq) * L.out_w + p % L.wq
                                   : stage + (ir - i0) * L.chunk + jr;
-                t.f32_gemm_rows(kc, block + (ir / mr) * kc * mr, gplanes + p, L.rows.data() + pc, dst,
-                                to_y ? out_plane : L.chunk, static_cast<int>(std::min<std::int64_t>(mr, i1 - ir)), nr,
-                                prm);
+                t.f32_gemm(kc, block + (ir / mr) * kc * mr, panel, dst, to_y ? out_plane : L.chunk,
+                           static_cast<int>(std::min<std::int64_t>(mr, i1 - ir)), nr, prm);
               }
             }
           }

@@ -344,13 +344,11 @@ void avx2_6x16_groups(std::int64_t, const float*&, const float*&, const float*, 
 // and the tile also writes the packed panel to b_out, so the first tile of a
 // panel packs it while its FMAs run (a separate packing pass costs small-M
 // products several percent: the raw rows come from far in memory).
-// With `rows` (isa::f32_gemm_rows_fn), row k of B is at b + rows[k].
 // MR rows are computed from an A panel AS rows wide (AS > MR: a tile of few
 // rows, see gemm_rows_of).
 template <int MR, int NV, bool PackB = false, int AS = MR>
 void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
-               int m, int n, const isa::f32_gemm_params& p, std::int64_t ldb = 0, float* b_out = nullptr,
-               const std::int64_t* rows = nullptr) {
+               int m, int n, const isa::f32_gemm_params& p, std::int64_t ldb = 0, float* b_out = nullptr) {
   constexpr int NR = NV * lanes;
   vec acc[MR][NV];
 #pragma GCC unroll 16
@@ -370,33 +368,7 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
       gemm_pack(b, ldb, true, NR, kc, NR, b_out, kc * NR);
       b = b_out;
     }
-    if (rows) {  // the rows gathered into one panel first
-      thread_local std::vector<float> panel;
-      panel.resize(static_cast<std::size_t>(kc * NR));
-      for (std::int64_t k = 0; k < kc; ++k) std::memcpy(panel.data() + k * NR, b + rows[k], sizeof(float) * NR);
-      b = panel.data();
-    }
     accumulate_by_lane<MR, NV, AS>(kc, a, b, acc);
-  } else if (rows) {
-    for (std::int64_t k = 0; k < kc; ++k, a += AS) {
-      __builtin_prefetch(a + 128 * AS);
-      // B's rows lie apart (a tap of each channel): fetch 8 steps ahead,
-      // every line of the row (NR floats at any alignment).
-      if (k + 8 < kc) {
-        const float* ahead = b + rows[k + 8];
-#pragma GCC unroll 4
-        for (int j = 0; j <= NR; j += 16) __builtin_prefetch(ahead + j);
-      }
-      vec bk[NV];
-#pragma GCC unroll 4
-      for (int j = 0; j < NV; ++j) bk[j] = load_vec(b + rows[k] + j * lanes);
-#pragma GCC unroll 16
-      for (int i = 0; i < MR; ++i) {
-        const vec ai(a[i]);
-#pragma GCC unroll 4
-        for (int j = 0; j < NV; ++j) acc[i][j] = fmadd(ai, bk[j], acc[i][j]);
-      }
-    }
   } else if constexpr (avx2_asm_tile<MR, NV, AS, PackB>) {
     const std::int64_t groups = kc / 4;
     if (groups > 0) avx2_6x16_groups(groups, a, b, p.prefetch_b, acc);
@@ -467,16 +439,15 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
 // costed a whole tile's FMAs; the rows' sums are the same in every size.
 template <int MR, int NV, bool PackB = false>
 void gemm_rows_of(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc, int m, int n,
-                  const isa::f32_gemm_params& p, std::int64_t ldb = 0, float* b_out = nullptr,
-                  const std::int64_t* rows = nullptr) {
+                  const isa::f32_gemm_params& p, std::int64_t ldb = 0, float* b_out = nullptr) {
   // NEON's tile needs whole vectors of A (MR / 3 rows would not be).
   constexpr int step = MR % 3 == 0 && (!uses_neon || MR % 12 == 0) ? MR / 3 : MR % (uses_neon ? 8 : 2) == 0 ? MR / 2 : MR;
   if constexpr (step < MR) {
-    if (m <= step) return gemm_tile<step, NV, PackB, MR>(kc, a, b, c, ldc, m, n, p, ldb, b_out, rows);
+    if (m <= step) return gemm_tile<step, NV, PackB, MR>(kc, a, b, c, ldc, m, n, p, ldb, b_out);
     if constexpr (2 * step < MR)
-      if (m <= 2 * step) return gemm_tile<2 * step, NV, PackB, MR>(kc, a, b, c, ldc, m, n, p, ldb, b_out, rows);
+      if (m <= 2 * step) return gemm_tile<2 * step, NV, PackB, MR>(kc, a, b, c, ldc, m, n, p, ldb, b_out);
   }
-  gemm_tile<MR, NV, PackB>(kc, a, b, c, ldc, m, n, p, ldb, b_out, rows);
+  gemm_tile<MR, NV, PackB>(kc, a, b, c, ldc, m, n, p, ldb, b_out);
 }
 
 // --- GEMM operand packing (isa::f32_gemm_pack_fn) ---------------------------

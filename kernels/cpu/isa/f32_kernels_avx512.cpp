@@ -27,10 +27,6 @@ void f32_gemm__avx512_12x32(std::int64_t kc, const float* a, const float* b, flo
                         int m, int n, const f32_gemm_params& p) {
   gemm_rows_of<12, 2>(kc, a, b, c, ldc, m, n, p);
 }
-void f32_gemm_rows__avx512_12x32(std::int64_t kc, const float* a, const float* b, const std::int64_t* rows, float* c,
-                        std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
-  gemm_rows_of<12, 2>(kc, a, b, c, ldc, m, n, p, 0, nullptr, rows);
-}
 void f32_gemm_packing__avx512_12x32(std::int64_t kc, const float* a, const float* b, std::int64_t ldb, float* b_packed,
                         float* c, std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
   gemm_rows_of<12, 2, true>(kc, a, b, c, ldc, m, n, p, ldb, b_packed);
@@ -98,7 +94,6 @@ const table kernel_table = {
     .f32_gemm_narrow = f32_gemm__avx512_12x16,
     .f32_gemm_pack = f32_gemm_pack__avx512_x16,
     .f32_gemm_few = f32_gemm_few__avx512_12x4,
-    .f32_gemm_rows = f32_gemm_rows__avx512_12x32,
     .f32_gemv = f32_gemv__avx512_x16,
     .f32_dot_rows = f32_dot_rows__avx512_x16,
     .f32_exp = f32_exp__avx512_x16,

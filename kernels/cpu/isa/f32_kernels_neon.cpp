@@ -28,10 +28,6 @@ void f32_gemm__neon_8x12(std::int64_t kc, const float* a, const float* b, float*
                          int m, int n, const f32_gemm_params& p) {
   gemm_rows_of<8, 3>(kc, a, b, c, ldc, m, n, p);
 }
-void f32_gemm_rows__neon_8x12(std::int64_t kc, const float* a, const float* b, const std::int64_t* rows, float* c,
-                        std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
-  gemm_rows_of<8, 3>(kc, a, b, c, ldc, m, n, p, 0, nullptr, rows);
-}
 void f32_gemm_packing__neon_8x12(std::int64_t kc, const float* a, const float* b, std::int64_t ldb, float* b_packed,
                         float* c, std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
   gemm_rows_of<8, 3, true>(kc, a, b, c, ldc, m, n, p, ldb, b_packed);
@@ -99,7 +95,6 @@ const table kernel_table = {
     .f32_gemm_narrow = f32_gemm__neon_8x8,
     .f32_gemm_pack = f32_gemm_pack__neon_x4,
     .f32_gemm_few = f32_gemm_few__neon_8x4,
-    .f32_gemm_rows = f32_gemm_rows__neon_8x12,
     .f32_gemv = f32_gemv__neon_x4,
     .f32_dot_rows = f32_dot_rows__neon_x4,
     .f32_exp = f32_exp__neon_x4,

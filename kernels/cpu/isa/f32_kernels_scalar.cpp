@@ -22,10 +22,6 @@ void f32_gemm__scalar_4x4(std::int64_t kc, const float* a, const float* b, float
                         int m, int n, const f32_gemm_params& p) {
   gemm_rows_of<4, 4>(kc, a, b, c, ldc, m, n, p);
 }
-void f32_gemm_rows__scalar_4x4(std::int64_t kc, const float* a, const float* b, const std::int64_t* rows, float* c,
-                        std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
-  gemm_rows_of<4, 4>(kc, a, b, c, ldc, m, n, p, 0, nullptr, rows);
-}
 void f32_gemm_packing__scalar_4x4(std::int64_t kc, const float* a, const float* b, std::int64_t ldb, float* b_packed,
                         float* c, std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
   gemm_rows_of<4, 4, true>(kc, a, b, c, ldc, m, n, p, ldb, b_packed);
@@ -93,7 +89,6 @@ const table kernel_table = {
     .f32_gemm_narrow = f32_gemm__scalar_4x2,
     .f32_gemm_pack = f32_gemm_pack__scalar_x1,
     .f32_gemm_few = f32_gemm_few__scalar_4x4,
-    .f32_gemm_rows = f32_gemm_rows__scalar_4x4,
     .f32_gemv = f32_gemv__scalar_x1,
     .f32_dot_rows = f32_dot_rows__scalar_x1,
     .f32_exp = f32_exp__scalar_x1,

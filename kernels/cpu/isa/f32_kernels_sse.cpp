@@ -21,10 +21,6 @@ void f32_gemm__sse_4x8(std::int64_t kc, const float* a, const float* b, float* c
                         int m, int n, const f32_gemm_params& p) {
   gemm_rows_of<4, 2>(kc, a, b, c, ldc, m, n, p);
 }
-void f32_gemm_rows__sse_4x8(std::int64_t kc, const float* a, const float* b, const std::int64_t* rows, float* c,
-                        std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
-  gemm_rows_of<4, 2>(kc, a, b, c, ldc, m, n, p, 0, nullptr, rows);
-}
 void f32_gemm_packing__sse_4x8(std::int64_t kc, const float* a, const float* b, std::int64_t ldb, float* b_packed,
                         float* c, std::int64_t ldc, int m, int n, const f32_gemm_params& p) {
   gemm_rows_of<4, 2, true>(kc, a, b, c, ldc, m, n, p, ldb, b_packed);
@@ -92,7 +88,6 @@ const table kernel_table = {
     .f32_gemm_narrow = f32_gemm__sse_4x4,
     .f32_gemm_pack = f32_gemm_pack__sse_x4,
     .f32_gemm_few = f32_gemm_few__sse_4x4,
-    .f32_gemm_rows = f32_gemm_rows__sse_4x8,
     .f32_gemv = f32_gemv__sse_x4,
     .f32_dot_rows = f32_dot_rows__sse_x4,
     .f32_exp = f32_exp__sse_x4,

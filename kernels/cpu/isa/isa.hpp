@@ -69,12 +69,6 @@ using f32_gemm_fn = void (*)(std::int64_t kc, const float* a, const float* b, fl
 using f32_gemm_packing_fn = void (*)(std::int64_t kc, const float* a, const float* b, std::int64_t ldb,
                                      float* b_packed, float* c, std::int64_t ldc, int m, int n,
                                      const f32_gemm_params& params);
-/// f32_gemm_fn with B read where it lies, a row per step: row k of the
-/// tile's B is the nr floats at b + rows[k] (all readable, whatever n is).
-/// A direct convolution's input, each row a tap of one channel over nr
-/// consecutive output positions (conv.hpp, conv_direct).
-using f32_gemm_rows_fn = void (*)(std::int64_t kc, const float* a, const float* b, const std::int64_t* rows, float* c,
-                                  std::int64_t ldc, int m, int n, const f32_gemm_params& params);
 /// An m x n tile of C (m <= mr, n <= gemm_few_n) from a packed A panel and
 /// B read where it lies, b(k, j) at b[k * b_k + j * b_j]: for the last few
 /// columns of a product, or all of them (a 1-D conv over four frames). The
@@ -261,7 +255,6 @@ struct table {
   f32_gemm_fn f32_gemm_narrow;
   f32_gemm_pack_fn f32_gemm_pack;
   f32_gemm_few_fn f32_gemm_few;
-  f32_gemm_rows_fn f32_gemm_rows;
   f32_gemv_fn f32_gemv;
   f32_dot_rows_fn f32_dot_rows;
   f32_unary_fn f32_exp;       // rel err < 1e-6 for normal results; gradual subnormals
