@@ -161,11 +161,17 @@ inline plan make_plan(const shape& s, int64_t threads, const isa::table& kernels
   // map's 49 tiles go 25 : 24 in blocks of 16, not 32 : 17 in blocks of 32),
   // and its range lies on the rows the producer's column split gave it.
   // Ranges of at most half a narrow panel (a 14x14 map's 16 tiles over two
-  // threads) would each pad their GEMM to a whole panel; those run phased
-  // instead: the input transform split over channels, the 36 products over
-  // the threads, the output transform over output channels.
+  // threads, AVX-512) would each pad their GEMM to a whole panel, and ranges
+  // that fall to the narrow kernel where all the tiles take the full one
+  // (the same 16 tiles, AVX2: two blocks of 8 on the 6x8 kernel) run at a
+  // fraction of its rate. Those run phased instead: the input transform split
+  // over channels, the 36 products over the threads, the output transform
+  // over output channels. ResNet-50's 256-channel 14x14 layer on AVX2 (Zen 3,
+  // conv_bench, 2 threads): 1.50 ms split by tiles, slower than its 1.16-1.24
+  // on one thread; 0.64-0.81 phased.
   const int64_t per_slot = (p.tiles + threads - 1) / std::max<int64_t>(threads, 1);
-  p.phased = threads > 1 && per_slot <= kernels.gemm_narrow_nr / 2;
+  p.phased = threads > 1 && (per_slot <= kernels.gemm_narrow_nr / 2 ||
+                             block_width(per_slot, kernels) < block_width(p.tiles, kernels));
   p.slots = p.phased ? 1 : std::max<int64_t>(1, std::min(threads, p.tiles));
   p.nb = block_width(p.phased ? p.tiles : (p.tiles + p.slots - 1) / p.slots, kernels);
   p.blocks = (p.tiles + p.nb - 1) / p.nb;
