@@ -326,7 +326,7 @@ template <int MR, int NV>
         : ONYX_CLOBBERS);
   }
   for (int i = 0; i < 6; ++i)
-    for (int j = 0; j < 2; ++j) acc[i][j] = vec::load_aligned(c + (i * 2 + j) * 8);
+    for (int j = 0; j < 2; ++j) acc[i][j] = load_vec(c + (i * 2 + j) * 8);
 }
 #undef ONYX_ROW
 #undef ONYX_GROUP_BODY
