@@ -246,98 +246,124 @@ void accumulate_by_lane(std::int64_t kc, const float* a, const float* b, vec (&a
 void gemm_pack(const float* src, std::int64_t ld, bool w_contiguous, std::int64_t wn, std::int64_t kn, int width,
                float* dst, std::int64_t panel_stride);
 
-// AVX2's full 6 x 16 tile on packed panels runs its k loop in assembly, four
-// steps per iteration: 20 instructions a step (2 loads of B, 6 broadcasts of
-// A, 12 FMAs) and 5 a group (prefetches, pointers, the count). The same loop
-// written with xsimd compiled to 26 a step (GCC neither unrolls it nor drops
-// the per-step prefetch test), and unrolled in C++ it spilled registers into
-// moves. The FMA pipes are not what limits it: on a VM whose core is shared
-// (SMT) it is the instructions each thread gets to issue. Zen 3, 1 thread,
-// `sgemm_packed` alternated call by call with the C++ loop: the same rate when
-// the core had it to itself (~78 GFLOP/s), 1.35-1.55x when it was shared
-// (the C++ loop fell to ~45, this one to ~67).
+// AVX2's 16-column tiles (6, 4 or 2 rows; B packed, or packed by the tile
+// as it reads the raw rows) run their k loop in assembly, four steps per
+// iteration: for 6 rows, 20 instructions a step (2 loads of B, 6 broadcasts
+// of A, 12 FMAs) and 5 a group (prefetches, pointers, the count). The same
+// loop written with xsimd compiled to 26 a step (GCC neither unrolls it nor
+// drops the per-step prefetch test), and unrolled in C++ it spilled registers
+// into moves. The FMA pipes are not what limits it: on a VM whose core is
+// shared (SMT) it is the instructions each thread gets to issue. Zen 3, 1
+// thread, `sgemm_packed` alternated call by call with the C++ loop: the same
+// rate when the core had it to itself (~78 GFLOP/s), 1.35-1.55x when it was
+// shared (the C++ loop fell to ~45, this one to ~67).
 #if defined(__x86_64__) && defined(__AVX2__) && defined(__FMA__) && !defined(__AVX512F__)
-template <int MR, int NV, int AS, bool PackB>
-constexpr bool avx2_asm_tile = lanes == 8 && MR == 6 && NV == 2 && AS == 6 && !PackB;
+template <int MR, int NV, int AS>
+constexpr bool avx2_asm_tile = lanes == 8 && (MR == 6 || MR == 4 || MR == 2) && NV == 2 && AS == 6;
 
-// ymm0-11: the 6 x 2 accumulators; ymm12-13: B's row; ymm14-15: A broadcasts.
+// ymm0-11: the accumulators (row i in ymm 2i, 2i + 1); ymm12-13: B's row;
+// ymm14-15: A broadcasts. A's panel is 6 floats a step (AS) whatever the rows.
 #define ONYX_ROW(I, R, CA, CB) \
   "vbroadcastss \\u*24+" #I "*4(%[a]), %%" R "\n\t" \
   "vfmadd231ps %%ymm12, %%" R ", %%" CA "\n\t" \
   "vfmadd231ps %%ymm13, %%" R ", %%" CB "\n\t"
-#define ONYX_GROUP_BODY \
-      ".irp u,0,1,2,3\n\t" \
-      "vmovups \\u*64(%[b]), %%ymm12\n\t" \
-      "vmovups \\u*64+32(%[b]), %%ymm13\n\t" \
-      ONYX_ROW(0, "ymm14", "ymm0", "ymm1") ONYX_ROW(1, "ymm15", "ymm2", "ymm3") \
-      ONYX_ROW(2, "ymm14", "ymm4", "ymm5") ONYX_ROW(3, "ymm15", "ymm6", "ymm7") \
-      ONYX_ROW(4, "ymm14", "ymm8", "ymm9") ONYX_ROW(5, "ymm15", "ymm10", "ymm11") \
-      ".endr\n\t" \
-      "add $96, %[a]\n\t" \
-      "add $256, %[b]\n\t" \
-      "dec %[n]\n\t" \
-      "jnz 1b\n\t"
+#define ONYX_ROWS_2 ONYX_ROW(0, "ymm14", "ymm0", "ymm1") ONYX_ROW(1, "ymm15", "ymm2", "ymm3")
+#define ONYX_ROWS_4 ONYX_ROWS_2 ONYX_ROW(2, "ymm14", "ymm4", "ymm5") ONYX_ROW(3, "ymm15", "ymm6", "ymm7")
+#define ONYX_ROWS_6 ONYX_ROWS_4 ONYX_ROW(4, "ymm14", "ymm8", "ymm9") ONYX_ROW(5, "ymm15", "ymm10", "ymm11")
+// B's row u of the group from the packed panel.
+#define ONYX_B_PACKED \
+  "vmovups \\u*64(%[b]), %%ymm12\n\t" \
+  "vmovups \\u*64+32(%[b]), %%ymm13\n\t"
+// B's row from the raw operand (ldb bytes apart), stored to the packed panel,
+// the row 16 steps on fetched.
+#define ONYX_B_RAW \
+  "vmovups (%[b]), %%ymm12\n\t" \
+  "vmovups 32(%[b]), %%ymm13\n\t" \
+  "vmovups %%ymm12, \\u*64(%[bo])\n\t" \
+  "vmovups %%ymm13, \\u*64+32(%[bo])\n\t" \
+  "prefetcht0 (%[pf])\n\t" \
+  "add %[ldb], %[b]\n\t" \
+  "add %[ldb], %[pf]\n\t"
+#define ONYX_PREFETCH_A \
+  "prefetcht0 3072(%[a])\n\t" \
+  "prefetcht0 3136(%[a])\n\t"
+#define ONYX_PREFETCH_NEXT_B \
+  "prefetcht0 (%[nb])\n\t" \
+  "prefetcht0 64(%[nb])\n\t" \
+  "prefetcht0 128(%[nb])\n\t" \
+  "prefetcht0 192(%[nb])\n\t" \
+  "add $256, %[nb]\n\t"
 #define ONYX_ZERO \
-      "vxorps %%xmm0, %%xmm0, %%xmm0\n\t" "vxorps %%xmm1, %%xmm1, %%xmm1\n\t" "vxorps %%xmm2, %%xmm2, %%xmm2\n\t" \
-      "vxorps %%xmm3, %%xmm3, %%xmm3\n\t" "vxorps %%xmm4, %%xmm4, %%xmm4\n\t" "vxorps %%xmm5, %%xmm5, %%xmm5\n\t" \
-      "vxorps %%xmm6, %%xmm6, %%xmm6\n\t" "vxorps %%xmm7, %%xmm7, %%xmm7\n\t" "vxorps %%xmm8, %%xmm8, %%xmm8\n\t" \
-      "vxorps %%xmm9, %%xmm9, %%xmm9\n\t" "vxorps %%xmm10, %%xmm10, %%xmm10\n\t" "vxorps %%xmm11, %%xmm11, %%xmm11\n\t"
+  "vxorps %%xmm0, %%xmm0, %%xmm0\n\t" "vxorps %%xmm1, %%xmm1, %%xmm1\n\t" "vxorps %%xmm2, %%xmm2, %%xmm2\n\t" \
+  "vxorps %%xmm3, %%xmm3, %%xmm3\n\t" "vxorps %%xmm4, %%xmm4, %%xmm4\n\t" "vxorps %%xmm5, %%xmm5, %%xmm5\n\t" \
+  "vxorps %%xmm6, %%xmm6, %%xmm6\n\t" "vxorps %%xmm7, %%xmm7, %%xmm7\n\t" "vxorps %%xmm8, %%xmm8, %%xmm8\n\t" \
+  "vxorps %%xmm9, %%xmm9, %%xmm9\n\t" "vxorps %%xmm10, %%xmm10, %%xmm10\n\t" "vxorps %%xmm11, %%xmm11, %%xmm11\n\t"
 #define ONYX_STORE \
-      "vmovups %%ymm0, (%[c])\n\t" "vmovups %%ymm1, 32(%[c])\n\t" "vmovups %%ymm2, 64(%[c])\n\t" \
-      "vmovups %%ymm3, 96(%[c])\n\t" "vmovups %%ymm4, 128(%[c])\n\t" "vmovups %%ymm5, 160(%[c])\n\t" \
-      "vmovups %%ymm6, 192(%[c])\n\t" "vmovups %%ymm7, 224(%[c])\n\t" "vmovups %%ymm8, 256(%[c])\n\t" \
-      "vmovups %%ymm9, 288(%[c])\n\t" "vmovups %%ymm10, 320(%[c])\n\t" "vmovups %%ymm11, 352(%[c])\n\t"
+  "vmovups %%ymm0, (%[c])\n\t" "vmovups %%ymm1, 32(%[c])\n\t" "vmovups %%ymm2, 64(%[c])\n\t" \
+  "vmovups %%ymm3, 96(%[c])\n\t" "vmovups %%ymm4, 128(%[c])\n\t" "vmovups %%ymm5, 160(%[c])\n\t" \
+  "vmovups %%ymm6, 192(%[c])\n\t" "vmovups %%ymm7, 224(%[c])\n\t" "vmovups %%ymm8, 256(%[c])\n\t" \
+  "vmovups %%ymm9, 288(%[c])\n\t" "vmovups %%ymm10, 320(%[c])\n\t" "vmovups %%ymm11, 352(%[c])\n\t"
 #define ONYX_CLOBBERS \
-      "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", \
-      "xmm13", "xmm14", "xmm15", "memory", "cc"
+  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", \
+  "xmm13", "xmm14", "xmm15", "memory", "cc"
+// The loop over packed B, with the next panel fetched (NB) or not.
+#define ONYX_PACKED_LOOP(ROWS, NB) \
+  asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A NB ".irp u,0,1,2,3\n\t" ONYX_B_PACKED ROWS ".endr\n\t" \
+               "add $96, %[a]\n\t" "add $256, %[b]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" ONYX_STORE \
+               : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [nb] "+r"(next_b) : [c] "r"(c) : ONYX_CLOBBERS)
+// The loop over raw B, packing it to b_out.
+#define ONYX_PACKING_LOOP(ROWS) \
+  asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A ".irp u,0,1,2,3\n\t" ONYX_B_RAW ROWS ".endr\n\t" \
+               "add $96, %[a]\n\t" "add $256, %[bo]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" ONYX_STORE \
+               : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [bo] "+r"(b_out), [pf] "+r"(pf) \
+               : [c] "r"(c), [ldb] "r"(ldb_bytes) : ONYX_CLOBBERS)
 
-// The tile's first 4 * groups steps (groups >= 1) from zero into acc, a and b
-// advanced past them; next_b (or null): the next B panel, fetched a line a step.
-template <int MR, int NV>
-[[gnu::always_inline]] inline void avx2_6x16_groups(std::int64_t groups, const float*& a, const float*& b,
-                                                     const float* next_b, vec (&acc)[MR][NV]) {
+// The first 4 * groups steps (groups >= 1) of an MR-row tile from zero into
+// acc; a, b (and b_out) advanced past them. Packed B: next_b (or null) is the
+// next B panel, fetched a line a step. PackB: B's rows ldb floats apart,
+// copied to b_out as they are read.
+template <int MR, int NV, bool PackB>
+[[gnu::always_inline]] inline void avx2_tile_groups(std::int64_t groups, const float*& a, const float*& b,
+                                                    std::int64_t ldb, float*& b_out, const float* next_b,
+                                                    vec (&acc)[MR][NV]) {
   alignas(32) float c[12 * 8];
-  if (next_b) {
-    asm volatile(
-        ONYX_ZERO
-        "1:\n\t"
-        "prefetcht0 3072(%[a])\n\t"
-        "prefetcht0 3136(%[a])\n\t"
-        "prefetcht0 (%[nb])\n\t"
-        "prefetcht0 64(%[nb])\n\t"
-        "prefetcht0 128(%[nb])\n\t"
-        "prefetcht0 192(%[nb])\n\t"
-        "add $256, %[nb]\n\t"
-        ONYX_GROUP_BODY
-        ONYX_STORE
-        : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [nb] "+r"(next_b)
-        : [c] "r"(c)
-        : ONYX_CLOBBERS);
+  if constexpr (PackB) {
+    const std::int64_t ldb_bytes = ldb * static_cast<std::int64_t>(sizeof(float));
+    const float* pf = b + 16 * ldb;
+    if constexpr (MR == 6) ONYX_PACKING_LOOP(ONYX_ROWS_6);
+    else if constexpr (MR == 4) ONYX_PACKING_LOOP(ONYX_ROWS_4);
+    else ONYX_PACKING_LOOP(ONYX_ROWS_2);
+  } else if (next_b) {
+    if constexpr (MR == 6) ONYX_PACKED_LOOP(ONYX_ROWS_6, ONYX_PREFETCH_NEXT_B);
+    else if constexpr (MR == 4) ONYX_PACKED_LOOP(ONYX_ROWS_4, ONYX_PREFETCH_NEXT_B);
+    else ONYX_PACKED_LOOP(ONYX_ROWS_2, ONYX_PREFETCH_NEXT_B);
   } else {
-    asm volatile(
-        ONYX_ZERO
-        "1:\n\t"
-        "prefetcht0 3072(%[a])\n\t"
-        "prefetcht0 3136(%[a])\n\t"
-        ONYX_GROUP_BODY
-        ONYX_STORE
-        : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups)
-        : [c] "r"(c)
-        : ONYX_CLOBBERS);
+    if constexpr (MR == 6) ONYX_PACKED_LOOP(ONYX_ROWS_6, "");
+    else if constexpr (MR == 4) ONYX_PACKED_LOOP(ONYX_ROWS_4, "");
+    else ONYX_PACKED_LOOP(ONYX_ROWS_2, "");
   }
-  for (int i = 0; i < 6; ++i)
-    for (int j = 0; j < 2; ++j) acc[i][j] = load_vec(c + (i * 2 + j) * 8);
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NV; ++j) acc[i][j] = load_vec(c + (i * 2 + j) * 8);
 }
 #undef ONYX_ROW
-#undef ONYX_GROUP_BODY
+#undef ONYX_ROWS_2
+#undef ONYX_ROWS_4
+#undef ONYX_ROWS_6
+#undef ONYX_B_PACKED
+#undef ONYX_B_RAW
+#undef ONYX_PREFETCH_A
+#undef ONYX_PREFETCH_NEXT_B
 #undef ONYX_ZERO
 #undef ONYX_STORE
 #undef ONYX_CLOBBERS
+#undef ONYX_PACKED_LOOP
+#undef ONYX_PACKING_LOOP
 #else
-template <int MR, int NV, int AS, bool PackB>
+template <int MR, int NV, int AS>
 constexpr bool avx2_asm_tile = false;
-template <int MR, int NV>
-void avx2_6x16_groups(std::int64_t, const float*&, const float*&, const float*, vec (&)[MR][NV]) {}
+template <int MR, int NV, bool PackB>
+void avx2_tile_groups(std::int64_t, const float*&, const float*&, std::int64_t, float*&, const float*,
+                      vec (&)[MR][NV]) {}
 #endif
 
 // With PackB, `b` is the unpacked operand (row k of the panel at b + k*ldb)
@@ -369,23 +395,18 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
       b = b_out;
     }
     accumulate_by_lane<MR, NV, AS>(kc, a, b, acc);
-  } else if constexpr (avx2_asm_tile<MR, NV, AS, PackB>) {
-    const std::int64_t groups = kc / 4;
-    if (groups > 0) avx2_6x16_groups(groups, a, b, p.prefetch_b, acc);
-    for (std::int64_t k = groups * 4; k < kc; ++k, a += AS, b += NR) {
-      vec bk[NV];
-#pragma GCC unroll 4
-      for (int j = 0; j < NV; ++j) bk[j] = load_vec(b + j * lanes);
-#pragma GCC unroll 16
-      for (int i = 0; i < MR; ++i) {
-        const vec ai(a[i]);
-#pragma GCC unroll 4
-        for (int j = 0; j < NV; ++j) acc[i][j] = fmadd(ai, bk[j], acc[i][j]);
-      }
-    }
   } else {
     const float* next_b = PackB ? nullptr : p.prefetch_b;
-    for (std::int64_t k = 0; k < kc; ++k, a += AS, b += PackB ? ldb : NR) {
+    std::int64_t k = 0;
+    if constexpr (avx2_asm_tile<MR, NV, AS>) {
+      if (const std::int64_t groups = kc / 4; groups > 0) {
+        avx2_tile_groups<MR, NV, PackB>(groups, a, b, ldb, b_out, next_b, acc);
+        k = groups * 4;
+        if (next_b) next_b += k * NR;
+      }
+    }
+    // The steps left (all of them where the assembly loop does not apply).
+    for (; k < kc; ++k, a += AS, b += PackB ? ldb : NR) {
       if (next_b) {
 #pragma GCC unroll 4
         for (int j = 0; j < NR; j += 16) __builtin_prefetch(next_b + j);
