@@ -110,8 +110,9 @@ inline std::optional<layout> make_layout(const ops::detail::window_axis& h, cons
             (c * used + phase) * L.plane + (ty / L.sh) * L.wq + tx / L.sw;
       }
   // Reads run up to nr - 1 past the last position of a whole panel, plus
-  // the largest shift: zeros there.
-  L.input_elements = G * Cg * used * L.plane + L.wq + 2 * nr;
+  // the largest shift: zeros there. Rounded to whole cache lines, so the
+  // slots' buffers after the planes (and their gathered panels) start on one.
+  L.input_elements = (G * Cg * used * L.plane + L.wq + 2 * nr + 15) / 16 * 16;
   const std::int64_t panels = (L.positions + nr - 1) / nr;
   const std::int64_t m_panels = (Mg + mr - 1) / mr;
   // Chunks of at most 8 panels, within one panel of each other (chunk i
