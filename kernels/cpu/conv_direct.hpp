@@ -138,8 +138,9 @@ inline std::optional<layout> make_layout(const ops::detail::window_axis& h, cons
   L.m_rows = (m_panels + L.m_blocks - 1) / L.m_blocks * mr;
   L.m_blocks = (m_panels * mr + L.m_rows - 1) / L.m_rows;
   L.slots = std::max<std::int64_t>(1, std::min<std::int64_t>(threads, G * L.chunks * L.m_blocks));
-  // Each slot's staging buffer, then its gathered B panel (gather_rows).
-  L.stage_elements = L.m_rows * L.chunk + gemm_kc_block * nr;
+  // Each slot's staging buffer, then its gathered B panel (gather_rows): one
+  // K block of nr columns, no deeper than K, in whole cache lines.
+  L.stage_elements = L.m_rows * L.chunk + (std::min(Cg * taps, gemm_kc_block) * nr + 15) / 16 * 16;
   return L;
 }
 
