@@ -347,3 +347,21 @@ TEST_CASE("Conv with a vast dilation and padding runs on the taps inside", "[con
     check_f32({{1, 3, 4, 4}, {3, 1, 3, 3}, 3, {stride, stride}, {far, 1}, {far, 1, far, 1}}, &pool);  // depthwise
   }
 }
+
+// The 3x3 and 5x5 depthwise kernels take output rows in blocks (4 or 2, then
+// the rest together) and store a row's last lanes as a whole vector where the
+// spill stays inside the plane (the next rows overwrite it). Rows narrower
+// than a vector spill across several rows; channels on two threads must not
+// spill into each other's planes.
+TEST_CASE("Depthwise Conv: blocks of rows, whole-vector row tails", "[conv]") {
+  thread_pool pool(2);
+  const std::vector<std::pair<std::int64_t, std::int64_t>> maps{{7, 7}, {14, 14}, {5, 3}, {9, 28}, {6, 11}, {13, 17}, {2, 1}};
+  for (std::int64_t k : {3, 5})
+    for (std::int64_t stride : {1, 2})
+      for (auto [h, w] : maps) {
+        INFO(k << "x" << k << " stride " << stride << " on " << h << "x" << w);
+        const std::int64_t p = k / 2;
+        check_f32({{2, 5, h, w}, {5, 1, k, k}, 5, {stride, stride}, {}, {p, p, p, p}});
+        check_f32({{1, 7, h, w}, {7, 1, k, k}, 7, {stride, stride}, {}, {p, p, p, p}}, &pool);
+      }
+}
