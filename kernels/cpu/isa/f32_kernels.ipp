@@ -256,10 +256,15 @@ void gemm_pack(const float* src, std::int64_t ld, bool w_contiguous, std::int64_
 // shared (SMT) it is the instructions each thread gets to issue. Zen 3, 1
 // thread, `sgemm_packed` alternated call by call with the C++ loop: the same
 // rate when the core had it to itself (~78 GFLOP/s), 1.35-1.55x when it was
-// shared (the C++ loop fell to ~45, this one to ~67).
+// shared (the C++ loop fell to ~45, this one to ~67). The narrow 8-column
+// tile on packed B (Winograd's blocks of few tiles, a last panel) runs the
+// same loop with one B vector: 13 instructions a step for 6 FMAs. Paired with
+// its C++ loop through a one-Conv session (Winograd), the C++ loop took 1.36x
+// as long on a 512-channel 7x7 map, 1.28x on 64 -> 96 channels at 28x28, and
+// the same on 256 channels at 14x14 (whole 16-tile blocks, no narrow tile).
 #if defined(__x86_64__) && defined(__AVX2__) && defined(__FMA__) && !defined(__AVX512F__)
 template <int MR, int NV, int AS>
-constexpr bool avx2_asm_tile = lanes == 8 && (MR == 6 || MR == 4 || MR == 2) && NV == 2 && AS == 6;
+constexpr bool avx2_asm_tile = lanes == 8 && (MR == 6 || MR == 4 || MR == 2) && (NV == 2 || NV == 1) && AS == 6;
 
 // ymm0-11: the accumulators (row i in ymm 2i, 2i + 1); ymm12-13: B's row;
 // ymm14-15: A broadcasts. A's panel is 6 floats a step (AS) whatever the rows.
@@ -270,6 +275,13 @@ constexpr bool avx2_asm_tile = lanes == 8 && (MR == 6 || MR == 4 || MR == 2) && 
 #define ONYX_ROWS_2 ONYX_ROW(0, "ymm14", "ymm0", "ymm1") ONYX_ROW(1, "ymm15", "ymm2", "ymm3")
 #define ONYX_ROWS_4 ONYX_ROWS_2 ONYX_ROW(2, "ymm14", "ymm4", "ymm5") ONYX_ROW(3, "ymm15", "ymm6", "ymm7")
 #define ONYX_ROWS_6 ONYX_ROWS_4 ONYX_ROW(4, "ymm14", "ymm8", "ymm9") ONYX_ROW(5, "ymm15", "ymm10", "ymm11")
+// The narrow tile (NV = 1, 8 columns): row i in ymm i, B's row in ymm12.
+#define ONYX_ROW1(I, R, C) \
+  "vbroadcastss \\u*24+" #I "*4(%[a]), %%" R "\n\t" \
+  "vfmadd231ps %%ymm12, %%" R ", %%" C "\n\t"
+#define ONYX_ROWS1_2 ONYX_ROW1(0, "ymm14", "ymm0") ONYX_ROW1(1, "ymm15", "ymm1")
+#define ONYX_ROWS1_4 ONYX_ROWS1_2 ONYX_ROW1(2, "ymm14", "ymm2") ONYX_ROW1(3, "ymm15", "ymm3")
+#define ONYX_ROWS1_6 ONYX_ROWS1_4 ONYX_ROW1(4, "ymm14", "ymm4") ONYX_ROW1(5, "ymm15", "ymm5")
 // B's row u of the group from the packed panel.
 #define ONYX_B_PACKED \
   "vmovups \\u*64(%[b]), %%ymm12\n\t" \
@@ -311,6 +323,16 @@ constexpr bool avx2_asm_tile = lanes == 8 && (MR == 6 || MR == 4 || MR == 2) && 
   asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A NB ".irp u,0,1,2,3\n\t" ONYX_B_PACKED ROWS ".endr\n\t" \
                "add $96, %[a]\n\t" "add $256, %[b]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" ONYX_STORE \
                : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [nb] "+r"(next_b) : [c] "r"(c) : ONYX_CLOBBERS)
+// The narrow tile's loop over packed B (8 floats a step; the next panel's
+// two lines a group).
+#define ONYX_PACKED_LOOP1(ROWS, NB) \
+  asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A NB ".irp u,0,1,2,3\n\t" "vmovups \\u*32(%[b]), %%ymm12\n\t" ROWS \
+               ".endr\n\t" "add $96, %[a]\n\t" "add $128, %[b]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" ONYX_STORE \
+               : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [nb] "+r"(next_b) : [c] "r"(c) : ONYX_CLOBBERS)
+#define ONYX_PREFETCH_NEXT_B1 \
+  "prefetcht0 (%[nb])\n\t" \
+  "prefetcht0 64(%[nb])\n\t" \
+  "add $128, %[nb]\n\t"
 // The loop over raw B, packing it to b_out.
 #define ONYX_PACKING_LOOP(ROWS) \
   asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A ".irp u,0,1,2,3\n\t" ONYX_B_RAW ROWS ".endr\n\t" \
@@ -327,7 +349,19 @@ template <int MR, int NV, bool PackB>
                                                     std::int64_t ldb, float*& b_out, const float* next_b,
                                                     vec (&acc)[MR][NV]) {
   alignas(32) float c[12 * 8];
-  if constexpr (PackB) {
+  if constexpr (NV == 1) {  // packed B only (see gemm_tile); ymm6-11 stay zero and are stored unused
+    if (next_b) {
+      if constexpr (MR == 6) ONYX_PACKED_LOOP1(ONYX_ROWS1_6, ONYX_PREFETCH_NEXT_B1);
+      else if constexpr (MR == 4) ONYX_PACKED_LOOP1(ONYX_ROWS1_4, ONYX_PREFETCH_NEXT_B1);
+      else ONYX_PACKED_LOOP1(ONYX_ROWS1_2, ONYX_PREFETCH_NEXT_B1);
+    } else {
+      if constexpr (MR == 6) ONYX_PACKED_LOOP1(ONYX_ROWS1_6, "");
+      else if constexpr (MR == 4) ONYX_PACKED_LOOP1(ONYX_ROWS1_4, "");
+      else ONYX_PACKED_LOOP1(ONYX_ROWS1_2, "");
+    }
+    for (int i = 0; i < MR; ++i) acc[i][0] = load_vec(c + i * 8);
+    return;
+  } else if constexpr (PackB) {
     const std::int64_t ldb_bytes = ldb * static_cast<std::int64_t>(sizeof(float));
     const float* pf = b + 16 * ldb;
     if constexpr (MR == 6) ONYX_PACKING_LOOP(ONYX_ROWS_6);
@@ -346,6 +380,12 @@ template <int MR, int NV, bool PackB>
     for (int j = 0; j < NV; ++j) acc[i][j] = load_vec(c + (i * 2 + j) * 8);
 }
 #undef ONYX_ROW
+#undef ONYX_ROW1
+#undef ONYX_ROWS1_2
+#undef ONYX_ROWS1_4
+#undef ONYX_ROWS1_6
+#undef ONYX_PACKED_LOOP1
+#undef ONYX_PREFETCH_NEXT_B1
 #undef ONYX_ROWS_2
 #undef ONYX_ROWS_4
 #undef ONYX_ROWS_6
@@ -398,7 +438,7 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
   } else {
     const float* next_b = PackB ? nullptr : p.prefetch_b;
     std::int64_t k = 0;
-    if constexpr (avx2_asm_tile<MR, NV, AS>) {
+    if constexpr (avx2_asm_tile<MR, NV, AS> && (NV == 2 || !PackB)) {
       if (const std::int64_t groups = kc / 4; groups > 0) {
         avx2_tile_groups<MR, NV, PackB>(groups, a, b, ldb, b_out, next_b, acc);
         k = groups * 4;
