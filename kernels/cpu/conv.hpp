@@ -354,12 +354,15 @@ void depthwise2d(const T* x, const T* w, const T* bias, T* y, const conv_geometr
 /// input plane is copied once (split by phase for strided W), then each
 /// output row is computed by the ISA kernel with all taps in registers.
 /// The scalar depthwise2d ran ShuffleNet's 3x3 layers at ~4 GFLOP/s.
+/// With `w2`, d is make_unphased_plane's layout and f32_dwconv_w2 runs.
 inline void depthwise2d_f32(const float* x, const float* w, const float* bias, float* y, const conv_geometry& g,
-                            const padded_plane& d, float lo, float hi, float* scratch, std::int64_t slots,
+                            const padded_plane& d, bool w2, float lo, float hi, float* scratch, std::int64_t slots,
                             const thread_pool* pool) {
   const auto& ah = g.axes[0];
   const auto& aw = g.axes[1];
+  const auto copied = w2 ? unit_stride(aw) : aw;  // how the rows are copied into d
   const isa::table& t = isa::active();
+  const isa::f32_dwconv_fn kernel = w2 ? t.f32_dwconv_w2 : t.f32_dwconv;
   const bool clamp = lo > -std::numeric_limits<float>::infinity() || hi < std::numeric_limits<float>::infinity();
   const std::int64_t planes = g.N * g.C;
   parallel_for(pool, slots, 1, [&](std::int64_t b, std::int64_t e) {
@@ -368,7 +371,7 @@ inline void depthwise2d_f32(const float* x, const float* w, const float* bias, f
       fill_padding(d, buf, 0.0f);  // the same in every channel: once per thread
       for (std::int64_t nc = planes * slot / slots; nc < planes * (slot + 1) / slots; ++nc) {
         const std::int64_t c = nc % g.C;
-        copy_plane(d, ah, aw, x + nc * g.in_size, buf, t);
+        copy_plane(d, ah, copied, x + nc * g.in_size, buf, t);
         isa::dwconv_args a{};
         set_window(a, d, ah, aw, buf, y + nc * g.P);
         a.w = w + c * g.taps;
@@ -376,7 +379,7 @@ inline void depthwise2d_f32(const float* x, const float* w, const float* bias, f
         a.clamp = clamp;
         a.min = lo;
         a.max = hi;
-        t.f32_dwconv(a);
+        kernel(a);
       }
     }
   });
@@ -720,6 +723,7 @@ struct conv_plan {
   bool winograd = false;
   winograd::plan wplan;
   bool dw_rows = false;  // depthwise2d_f32
+  bool dw_w2 = false;    // ... on f32_dwconv_w2 (an unphased plane)
   padded_plane dw;
   bool direct = false;  // conv_direct.hpp
   conv_direct::layout dl;
@@ -758,7 +762,14 @@ result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const pla
       cp.work = layout.add<float>(cp.wplan.slots * cp.wplan.slot_elements);
     } else if (g.depthwise2d && fits_padded_plane(g.axes[0], g.axes[1])) {
       cp.dw_rows = true;
-      cp.dw = make_padded_plane(g.axes[0], g.axes[1]);
+      const auto& ah = g.axes[0];
+      const auto& aw = g.axes[1];
+      // 3x3 and 5x5 with stride 2 along W: the taps split in registers
+      // where the ISA has that kernel, not the plane copied into phases
+      // (the strided copies were half of such a layer's time).
+      cp.dw_w2 = isa::active().f32_dwconv_w2 && aw.stride == 2 && ah.kernel == aw.kernel &&
+                 (aw.kernel == 3 || aw.kernel == 5) && (ah.stride == 1 || ah.stride == 2) && ah.dilation == 1;
+      cp.dw = cp.dw_w2 ? make_unphased_plane(ah, aw, isa::dwconv_w2_slack) : make_padded_plane(ah, aw);
       // A plane's work: taps per output plus copying the input once.
       const std::int64_t work = g.P * g.taps + g.in_size;
       cp.dw_slots = std::clamp<std::int64_t>(g.N * g.C * work / grain_for(1), 1, std::min(threads, g.N * g.C));
@@ -878,7 +889,7 @@ status run(const kernel_call& c) {
     if (cp.winograd)
       winograd::run(cp.wplan, s.winograd, xp, bp, lo, hi, yp, c.scratch_at<float>(cp.work), c.pool());
     else if (cp.dw_rows)
-      depthwise2d_f32(xp, wp, bp, yp, g, cp.dw, lo, hi, c.scratch_at<float>(cp.work), cp.dw_slots, c.pool());
+      depthwise2d_f32(xp, wp, bp, yp, g, cp.dw, cp.dw_w2, lo, hi, c.scratch_at<float>(cp.work), cp.dw_slots, c.pool());
     else if (g.depthwise2d)
       depthwise2d(xp, wp, bp, yp, g, lo, hi, c.pool());
     else if (cp.direct) {

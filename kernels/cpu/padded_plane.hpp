@@ -67,6 +67,29 @@ inline padded_plane make_padded_plane(const ops::detail::window_axis& ah, const 
   return p;
 }
 
+/// The plane for isa::table::f32_dwconv_w2: a window strided along W laid
+/// out as for stride 1 (the taps are split from each row in registers), with
+/// the slack past each row that kernel reads. Copy into it with
+/// copy_plane(p, ah, unit_stride(aw), ...).
+inline padded_plane make_unphased_plane(const ops::detail::window_axis& ah, const ops::detail::window_axis& aw,
+                                        std::int64_t slack) {
+  const auto extent = [](const ops::detail::window_axis& ax) {
+    return std::max(ax.in + ax.pad_begin + ax.pad_end, (ax.out - 1) * ax.stride + (ax.kernel - 1) * ax.dilation + 1);
+  };
+  padded_plane p;
+  p.rows = extent(ah);
+  p.phase_stride = p.row_stride = extent(aw) + slack;
+  p.slot_elements = (p.rows * p.row_stride + 15) / 16 * 16 + 16;
+  for (std::int64_t j = 0; j < aw.kernel; ++j) p.tap_offset[j] = j;
+  return p;
+}
+
+/// `a` with stride 1: copy_plane then copies rows whole (make_unphased_plane).
+inline ops::detail::window_axis unit_stride(ops::detail::window_axis a) {
+  a.stride = 1;
+  return a;
+}
+
 /// Fills a whole buffer with the padding value (once per buffer).
 inline void fill_padding(const padded_plane& p, float* buf, float value) {
   std::fill_n(buf, p.rows * p.row_stride, value);

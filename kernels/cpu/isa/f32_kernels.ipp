@@ -1775,6 +1775,79 @@ void dwconv_fixed(const isa::dwconv_args& a) {
   }
 }
 
+#if defined(__AVX2__) && !defined(__AVX512F__)
+// Stride 2 along W on an unsplit row (isa::table::f32_dwconv_w2): 16 floats
+// from 2x give tap 0 (the even ones) and tap 1 (the odd ones) of outputs
+// x..x+7, 16 from 2x + 2 taps 2 and 3, and so on, each by one in-lane
+// vshufps. Its lanes come out in the order 0 1 4 5 2 3 6 7 for every tap, so
+// the sums run in that order and one vpermpd puts them back before the
+// store. The sums are those of dwconv_rows, tap by tap in the same order.
+template <int KH, int KW, int SH, int R>
+void dwconv_rows_w2(const isa::dwconv_args& a, const __m256* w, std::int64_t oh) {
+  constexpr int in_rows = (R - 1) * SH + KH;
+  const __m256 bias = _mm256_set1_ps(a.bias);
+  const vec lo(a.min), hi(a.max);
+  const float* in = a.plane + oh * SH * a.row_stride;
+  float* y = a.y + oh * a.out_w;
+  const std::int64_t rs = a.row_stride, ow = a.out_w, plane_end = a.out_h * ow;
+  for (std::int64_t x = (ow - 1) / lanes * lanes; x >= 0; x -= lanes) {
+    __m256 acc[R];
+    for (int r = 0; r < R; ++r) acc[r] = bias;
+#pragma GCC unroll 16
+    for (int i = 0; i < in_rows; ++i) {
+      const float* row = in + i * rs + 2 * x;
+#pragma GCC unroll 3
+      for (int j = 0; j < KW; j += 2) {
+        const __m256 l = _mm256_loadu_ps(row + j), h = _mm256_loadu_ps(row + j + 8);
+        const __m256 even = _mm256_shuffle_ps(l, h, _MM_SHUFFLE(2, 0, 2, 0));
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+          const int kh = i - r * SH;
+          if (kh >= 0 && kh < KH) acc[r] = _mm256_fmadd_ps(w[kh * KW + j], even, acc[r]);
+        }
+        if (j + 1 < KW) {
+          const __m256 odd = _mm256_shuffle_ps(l, h, _MM_SHUFFLE(3, 1, 3, 1));
+#pragma GCC unroll 8
+          for (int r = 0; r < R; ++r) {
+            const int kh = i - r * SH;
+            if (kh >= 0 && kh < KH) acc[r] = _mm256_fmadd_ps(w[kh * KW + j + 1], odd, acc[r]);
+          }
+        }
+      }
+    }
+    for (int r = 0; r < R; ++r) {
+      vec o(_mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(acc[r]), _MM_SHUFFLE(3, 1, 2, 0))));
+      if (a.clamp) o = clamp_to(o, lo, hi);
+      if ((oh + r) * ow + x + lanes <= plane_end)  // as in dwconv_rows
+        store_vec(y + r * ow + x, o);
+      else
+        store_first(y + r * ow + x, o, ow - x);
+    }
+  }
+}
+
+template <int KH, int KW, int SH>
+void dwconv_w2_rows(const isa::dwconv_args& a) {
+  __m256 w[KH * KW];
+  for (int t = 0; t < KH * KW; ++t) w[t] = _mm256_set1_ps(a.w[t]);
+  constexpr int R = KH * KW > 9 ? 2 : 4;
+  std::int64_t oh = 0;
+  for (; oh + R <= a.out_h; oh += R) dwconv_rows_w2<KH, KW, SH, R>(a, w, oh);
+  switch (a.out_h - oh) {
+    case 3: return dwconv_rows_w2<KH, KW, SH, 3>(a, w, oh);
+    case 2: return dwconv_rows_w2<KH, KW, SH, 2>(a, w, oh);
+    case 1: return dwconv_rows_w2<KH, KW, SH, 1>(a, w, oh);
+    default: return;
+  }
+}
+
+void dwconv_w2(const isa::dwconv_args& a) {
+  const bool s1 = a.stride_h == 1;  // else 2 (conv.hpp asks for no other)
+  if (a.kh == 3) return s1 ? dwconv_w2_rows<3, 3, 1>(a) : dwconv_w2_rows<3, 3, 2>(a);
+  return s1 ? dwconv_w2_rows<5, 5, 1>(a) : dwconv_w2_rows<5, 5, 2>(a);
+}
+#endif
+
 void dwconv(const isa::dwconv_args& a) {
   if (a.kh == 3 && a.kw == 3) return dwconv_fixed<3, 3>(a);
   if (a.kh == 5 && a.kw == 5) return dwconv_fixed<5, 5>(a);

@@ -165,6 +165,8 @@ struct dwconv_args : plane_window {
   float min, max;
 };
 using f32_dwconv_fn = void (*)(const dwconv_args&);
+/// Floats past a row's extent that f32_dwconv_w2 may read (and ignore).
+inline constexpr std::int64_t dwconv_w2_slack = 32;
 /// One channel of a 2-D max or average pool (dilation 1 along W), read
 /// straight from the input plane (height x width floats at x):
 ///   y[oh, ox] = max over the window's in-bounds taps, or
@@ -268,6 +270,13 @@ struct table {
   f32_layer_norm_fn f32_layer_norm_row;
   f32_softmax_rows_fn f32_softmax_rows;
   f32_dwconv_fn f32_dwconv;
+  // As f32_dwconv for a 3x3 or 5x5 window 2 apart along W (stride 1 or 2
+  // along H, dilation 1) over a plane laid out as for stride 1: output x's
+  // tap j at plane column 2x + j, with at least dwconv_w2_slack floats
+  // readable past each row's extent. The taps are split from the row in
+  // registers instead of the row being copied into two phases. Null where a
+  // level has none (conv.hpp then splits the plane by phase).
+  f32_dwconv_fn f32_dwconv_w2;
   f32_pool_fn f32_pool;
   f32_strided_copy_fn f32_strided_copy;
   f32_winograd_input_fn f32_winograd_f4k3_input;
