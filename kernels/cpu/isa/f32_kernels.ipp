@@ -1782,11 +1782,13 @@ void dwconv_fixed(const isa::dwconv_args& a) {
 // vshufps. Its lanes come out in the order 0 1 4 5 2 3 6 7 for every tap, so
 // the sums run in that order and one vpermpd puts them back before the
 // store. The sums are those of dwconv_rows, tap by tap in the same order.
-template <int KH, int KW, int SH, int R>
+// V is vec, a parameter so that a scalar TU built with AVX2 flags (single_tu.hpp)
+// compiles this without instantiating it.
+template <int KH, int KW, int SH, int R, class V = vec>
 void dwconv_rows_w2(const isa::dwconv_args& a, const __m256* w, std::int64_t oh) {
   constexpr int in_rows = (R - 1) * SH + KH;
   const __m256 bias = _mm256_set1_ps(a.bias);
-  const vec lo(a.min), hi(a.max);
+  const V lo(a.min), hi(a.max);
   const float* in = a.plane + oh * SH * a.row_stride;
   float* y = a.y + oh * a.out_w;
   const std::int64_t rs = a.row_stride, ow = a.out_w, plane_end = a.out_h * ow;
@@ -1816,7 +1818,7 @@ void dwconv_rows_w2(const isa::dwconv_args& a, const __m256* w, std::int64_t oh)
       }
     }
     for (int r = 0; r < R; ++r) {
-      vec o(_mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(acc[r]), _MM_SHUFFLE(3, 1, 2, 0))));
+      V o(_mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(acc[r]), _MM_SHUFFLE(3, 1, 2, 0))));
       if (a.clamp) o = clamp_to(o, lo, hi);
       if ((oh + r) * ow + x + lanes <= plane_end)  // as in dwconv_rows
         store_vec(y + r * ow + x, o);
@@ -1826,25 +1828,26 @@ void dwconv_rows_w2(const isa::dwconv_args& a, const __m256* w, std::int64_t oh)
   }
 }
 
-template <int KH, int KW, int SH>
+template <int KH, int KW, int SH, class V>
 void dwconv_w2_rows(const isa::dwconv_args& a) {
   __m256 w[KH * KW];
   for (int t = 0; t < KH * KW; ++t) w[t] = _mm256_set1_ps(a.w[t]);
   constexpr int R = KH * KW > 9 ? 2 : 4;
   std::int64_t oh = 0;
-  for (; oh + R <= a.out_h; oh += R) dwconv_rows_w2<KH, KW, SH, R>(a, w, oh);
+  for (; oh + R <= a.out_h; oh += R) dwconv_rows_w2<KH, KW, SH, R, V>(a, w, oh);
   switch (a.out_h - oh) {
-    case 3: return dwconv_rows_w2<KH, KW, SH, 3>(a, w, oh);
-    case 2: return dwconv_rows_w2<KH, KW, SH, 2>(a, w, oh);
-    case 1: return dwconv_rows_w2<KH, KW, SH, 1>(a, w, oh);
+    case 3: return dwconv_rows_w2<KH, KW, SH, 3, V>(a, w, oh);
+    case 2: return dwconv_rows_w2<KH, KW, SH, 2, V>(a, w, oh);
+    case 1: return dwconv_rows_w2<KH, KW, SH, 1, V>(a, w, oh);
     default: return;
   }
 }
 
+template <class V = vec>
 void dwconv_w2(const isa::dwconv_args& a) {
   const bool s1 = a.stride_h == 1;  // else 2 (conv.hpp asks for no other)
-  if (a.kh == 3) return s1 ? dwconv_w2_rows<3, 3, 1>(a) : dwconv_w2_rows<3, 3, 2>(a);
-  return s1 ? dwconv_w2_rows<5, 5, 1>(a) : dwconv_w2_rows<5, 5, 2>(a);
+  if (a.kh == 3) return s1 ? dwconv_w2_rows<3, 3, 1, V>(a) : dwconv_w2_rows<3, 3, 2, V>(a);
+  return s1 ? dwconv_w2_rows<5, 5, 1, V>(a) : dwconv_w2_rows<5, 5, 2, V>(a);
 }
 #endif
 
