@@ -348,14 +348,15 @@ TEST_CASE("Conv with a vast dilation and padding runs on the taps inside", "[con
   }
 }
 
-// The 3x3 and 5x5 depthwise kernels take output rows in blocks (4 or 2, then
-// the rest together) and store a row's last lanes as a whole vector where the
-// spill stays inside the plane (the next rows overwrite it). Rows narrower
-// than a vector spill across several rows; channels on two threads must not
-// spill into each other's planes.
+// The 3x3 and 5x5 depthwise kernels take short output rows in blocks (4 or 2,
+// then the rest together) and store a row's last lanes as a whole vector where
+// the spill stays inside the plane (the next rows overwrite it); long rows
+// (53 here) take the single-row loop. Rows narrower than a vector spill across
+// several rows; channels on two threads must not spill into each other's
+// planes. With AVX2, stride 2 runs f32_dwconv_w2.
 TEST_CASE("Depthwise Conv: blocks of rows, whole-vector row tails", "[conv]") {
   thread_pool pool(2);
-  const std::vector<std::pair<std::int64_t, std::int64_t>> maps{{7, 7}, {14, 14}, {5, 3}, {9, 28}, {6, 11}, {13, 17}, {2, 1}};
+  const std::vector<std::pair<std::int64_t, std::int64_t>> maps{{7, 7}, {14, 14}, {5, 3}, {9, 28}, {6, 11}, {13, 17}, {2, 1}, {3, 53}};
   for (std::int64_t k : {3, 5})
     for (std::int64_t stride : {1, 2})
       for (auto [h, w] : maps) {

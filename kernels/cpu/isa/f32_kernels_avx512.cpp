@@ -107,6 +107,7 @@ const table kernel_table = {
     .f32_layer_norm_row = f32_layer_norm_row__avx512_x16,
     .f32_softmax_rows = f32_softmax_rows__avx512_x16,
     .f32_dwconv = f32_dwconv__avx512_x16,
+    .f32_dwconv_w2 = nullptr,  // the strided plane split by phase instead
     .f32_pool = f32_pool__avx512_x16,
     .f32_strided_copy = f32_strided_copy__avx512_x16,
     .f32_winograd_f4k3_input = f32_winograd_f4k3_input__avx512_x16,

@@ -108,6 +108,7 @@ const table kernel_table = {
     .f32_layer_norm_row = f32_layer_norm_row__neon_x4,
     .f32_softmax_rows = f32_softmax_rows__neon_x4,
     .f32_dwconv = f32_dwconv__neon_x4,
+    .f32_dwconv_w2 = nullptr,  // the strided plane split by phase instead
     .f32_pool = f32_pool__neon_x4,
     .f32_strided_copy = f32_strided_copy__neon_x4,
     .f32_winograd_f4k3_input = f32_winograd_f4k3_input__neon_x4,

@@ -102,6 +102,7 @@ const table kernel_table = {
     .f32_layer_norm_row = f32_layer_norm_row__scalar_x1,
     .f32_softmax_rows = f32_softmax_rows__scalar_x1,
     .f32_dwconv = f32_dwconv__scalar_x1,
+    .f32_dwconv_w2 = nullptr,  // the strided plane split by phase instead
     .f32_pool = f32_pool__scalar_x1,
     .f32_strided_copy = f32_strided_copy__scalar_x1,
     .f32_winograd_f4k3_input = f32_winograd_f4k3_input__scalar_x1,
