@@ -52,15 +52,18 @@ inline bool fits_padded_plane(const ops::detail::window_axis& ah, const ops::det
   return extent(ah) * row <= 1099511627776.0 && padded_copy_fits(extent(ah) * row, ah.in, aw.in);
 }
 
+/// Positions along one axis that a padded plane covers: the padded input, or
+/// every window's reach where that goes further (ceil_mode).
+inline std::int64_t plane_extent(const ops::detail::window_axis& ax) {
+  return std::max(ax.in + ax.pad_begin + ax.pad_end, (ax.out - 1) * ax.stride + (ax.kernel - 1) * ax.dilation + 1);
+}
+
 /// The layout for a 2-D window (axes[0] along H, axes[1] along W) that fits;
 /// the plane covers the padding and any window past it (ceil_mode).
 inline padded_plane make_padded_plane(const ops::detail::window_axis& ah, const ops::detail::window_axis& aw) {
-  const auto extent = [](const ops::detail::window_axis& ax) {
-    return std::max(ax.in + ax.pad_begin + ax.pad_end, (ax.out - 1) * ax.stride + (ax.kernel - 1) * ax.dilation + 1);
-  };
   padded_plane p;
-  p.rows = extent(ah);
-  p.phase_stride = (extent(aw) + aw.stride - 1) / aw.stride + 16;
+  p.rows = plane_extent(ah);
+  p.phase_stride = (plane_extent(aw) + aw.stride - 1) / aw.stride + 16;
   p.row_stride = p.phase_stride * aw.stride;
   p.slot_elements = (p.rows * p.row_stride + 15) / 16 * 16 + 16;
   for (std::int64_t j = 0; j < aw.kernel; ++j) p.tap_offset[j] = (j % aw.stride) * p.phase_stride + j / aw.stride;
@@ -73,12 +76,9 @@ inline padded_plane make_padded_plane(const ops::detail::window_axis& ah, const 
 /// copy_plane(p, ah, unit_stride(aw), ...).
 inline padded_plane make_unphased_plane(const ops::detail::window_axis& ah, const ops::detail::window_axis& aw,
                                         std::int64_t slack) {
-  const auto extent = [](const ops::detail::window_axis& ax) {
-    return std::max(ax.in + ax.pad_begin + ax.pad_end, (ax.out - 1) * ax.stride + (ax.kernel - 1) * ax.dilation + 1);
-  };
   padded_plane p;
-  p.rows = extent(ah);
-  p.phase_stride = p.row_stride = extent(aw) + slack;
+  p.rows = plane_extent(ah);
+  p.phase_stride = p.row_stride = plane_extent(aw) + slack;
   p.slot_elements = (p.rows * p.row_stride + 15) / 16 * 16 + 16;
   for (std::int64_t j = 0; j < aw.kernel; ++j) p.tap_offset[j] = j;
   return p;

@@ -263,8 +263,10 @@ void gemm_pack(const float* src, std::int64_t ld, bool w_contiguous, std::int64_
 // as long on a 512-channel 7x7 map, 1.28x on 64 -> 96 channels at 28x28, and
 // the same on 256 channels at 14x14 (whole 16-tile blocks, no narrow tile).
 #if defined(__x86_64__) && defined(__AVX2__) && defined(__FMA__) && !defined(__AVX512F__)
-template <int MR, int NV, int AS>
-constexpr bool avx2_asm_tile = lanes == 8 && (MR == 6 || MR == 4 || MR == 2) && (NV == 2 || NV == 1) && AS == 6;
+// The narrow tile (NV = 1) has the loop on packed B only.
+template <int MR, int NV, int AS, bool PackB>
+constexpr bool avx2_asm_tile =
+    lanes == 8 && (MR == 6 || MR == 4 || MR == 2) && (NV == 2 || (NV == 1 && !PackB)) && AS == 6;
 
 // ymm0-11: the accumulators (row i in ymm 2i, 2i + 1); ymm12-13: B's row;
 // ymm14-15: A broadcasts. A's panel is 6 floats a step (AS) whatever the rows.
@@ -349,7 +351,7 @@ template <int MR, int NV, bool PackB>
                                                     std::int64_t ldb, float*& b_out, const float* next_b,
                                                     vec (&acc)[MR][NV]) {
   alignas(32) float c[12 * 8];
-  if constexpr (NV == 1) {  // packed B only (see gemm_tile); ymm6-11 stay zero and are stored unused
+  if constexpr (NV == 1) {  // packed B only (avx2_asm_tile); ymm6-11 stay zero and are stored unused
     if (next_b) {
       if constexpr (MR == 6) ONYX_PACKED_LOOP1(ONYX_ROWS1_6, ONYX_PREFETCH_NEXT_B1);
       else if constexpr (MR == 4) ONYX_PACKED_LOOP1(ONYX_ROWS1_4, ONYX_PREFETCH_NEXT_B1);
@@ -399,7 +401,7 @@ template <int MR, int NV, bool PackB>
 #undef ONYX_PACKED_LOOP
 #undef ONYX_PACKING_LOOP
 #else
-template <int MR, int NV, int AS>
+template <int MR, int NV, int AS, bool PackB>
 constexpr bool avx2_asm_tile = false;
 template <int MR, int NV, bool PackB>
 void avx2_tile_groups(std::int64_t, const float*&, const float*&, std::int64_t, float*&, const float*,
@@ -438,7 +440,7 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
   } else {
     const float* next_b = PackB ? nullptr : p.prefetch_b;
     std::int64_t k = 0;
-    if constexpr (avx2_asm_tile<MR, NV, AS> && (NV == 2 || !PackB)) {
+    if constexpr (avx2_asm_tile<MR, NV, AS, PackB>) {
       if (const std::int64_t groups = kc / 4; groups > 0) {
         avx2_tile_groups<MR, NV, PackB>(groups, a, b, ldb, b_out, next_b, acc);
         k = groups * 4;
@@ -1736,17 +1738,25 @@ void dwconv_rows(const isa::dwconv_args& a, const vec* w, std::int64_t oh) {
   }
 }
 
-template <int KH, int KW, int SH>
-void dwconv_strided(const isa::dwconv_args& a, const vec* w) {
+// Calls rows(std::integral_constant<int, R>, oh) over out_h output rows in
+// blocks of R (R = 4 for 3x3, 2 for larger windows), the last 1-3 rows
+// together too (a 7x7 map: 4 + 3).
+template <int KH, int KW, class Rows>
+void in_row_blocks(std::int64_t out_h, Rows rows) {
   constexpr int R = KH * KW > 9 ? 2 : 4;
   std::int64_t oh = 0;
-  for (; oh + R <= a.out_h; oh += R) dwconv_rows<KH, KW, SH, R>(a, w, oh);
-  switch (a.out_h - oh) {  // the last rows together too (a 7x7 map: 4 + 3)
-    case 3: return dwconv_rows<KH, KW, SH, 3>(a, w, oh);
-    case 2: return dwconv_rows<KH, KW, SH, 2>(a, w, oh);
-    case 1: return dwconv_rows<KH, KW, SH, 1>(a, w, oh);
+  for (; oh + R <= out_h; oh += R) rows(std::integral_constant<int, R>{}, oh);
+  switch (out_h - oh) {
+    case 3: return rows(std::integral_constant<int, 3>{}, oh);
+    case 2: return rows(std::integral_constant<int, 2>{}, oh);
+    case 1: return rows(std::integral_constant<int, 1>{}, oh);
     default: return;
   }
+}
+
+template <int KH, int KW, int SH>
+void dwconv_strided(const isa::dwconv_args& a, const vec* w) {
+  in_row_blocks<KH, KW>(a.out_h, [&](auto r, std::int64_t oh) { dwconv_rows<KH, KW, SH, decltype(r)::value>(a, w, oh); });
 }
 
 template <int KH, int KW>
@@ -1839,15 +1849,8 @@ template <int KH, int KW, int SH, class V>
 void dwconv_w2_rows(const isa::dwconv_args& a) {
   __m256 w[KH * KW];
   for (int t = 0; t < KH * KW; ++t) w[t] = _mm256_set1_ps(a.w[t]);
-  constexpr int R = KH * KW > 9 ? 2 : 4;
-  std::int64_t oh = 0;
-  for (; oh + R <= a.out_h; oh += R) dwconv_rows_w2<KH, KW, SH, R, V>(a, w, oh);
-  switch (a.out_h - oh) {
-    case 3: return dwconv_rows_w2<KH, KW, SH, 3, V>(a, w, oh);
-    case 2: return dwconv_rows_w2<KH, KW, SH, 2, V>(a, w, oh);
-    case 1: return dwconv_rows_w2<KH, KW, SH, 1, V>(a, w, oh);
-    default: return;
-  }
+  in_row_blocks<KH, KW>(a.out_h,
+                        [&](auto r, std::int64_t oh) { dwconv_rows_w2<KH, KW, SH, decltype(r)::value, V>(a, w, oh); });
 }
 
 template <class V = vec>
