@@ -100,6 +100,13 @@ class packed_panels {
 class packed_a : public detail::packed_panels {
  public:
   packed_a() = default;
+  /// Full-K panels of M x K for a producer that writes them itself: row i,
+  /// step k at panel_data()[(i / mr) * K * mr + k * mr + i % mr], every
+  /// element (the rows past M as zeros) left to the producer. Writing the
+  /// panels straight spares the unpacked matrix (Winograd's weights: 36
+  /// times M x C, 4x the raw weights, touched once more than they are kept).
+  static packed_a full_k(std::int64_t M, std::int64_t K, const isa::table& kernels = isa::active());
+  float* panel_data() { return mutable_data(); }
 
  private:
   friend packed_a pack_a(bool, std::int64_t, std::int64_t, const float*, std::int64_t,

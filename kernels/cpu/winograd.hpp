@@ -66,13 +66,19 @@ struct weights {
 /// weights differ from a double evaluation by a few ulps, far inside the
 /// Winograd error budget.
 inline weights transform_weights(const float* w, int64_t M, int64_t C,
-                                               const isa::table& kernels = isa::active()) {
+                                 const isa::table& kernels = isa::active()) {
   constexpr int64_t cb = 64;
   const int64_t mr = kernels.gemm_mr, Mp = (M + mr - 1) / mr * mr;
-  // Every element of rows below M is written below; the padding rows are zeroed.
-  const std::unique_ptr<float[], detail::free_deleter> u(
-      static_cast<float*>(aligned_bytes(static_cast<std::size_t>(36 * Mp * C) * sizeof(float))));
-  for (int xi = 0; xi < 36; ++xi) std::fill_n(u.get() + (xi * Mp + M) * C, (Mp - M) * C, 0.0f);
+  // U goes straight into its full-K panels: U[xi] row m, channel c at panel
+  // (xi Mp + m) / mr, step c, lane m % mr. Output channels a panel at a
+  // time, so the 36 panels being written stay in cache; rows past M zero.
+  weights out;
+  out.panels = packed_a::full_k(36 * Mp, C, kernels);
+  out.M = M;
+  out.C = C;
+  out.Mp = Mp;
+  float* const u = out.panels.panel_data();
+  const auto at = [&](int xi, int64_t m, int64_t c) { return u + ((xi * Mp + m) / mr * C + c) * mr + m % mr; };
   // r[0], r[step], ..., r[5 step] = G (a, b, d).
   const auto apply_g = [](float a, float b, float d, float* r, int64_t step) {
     r[0 * step] = a * 0.25f;
@@ -85,24 +91,29 @@ inline weights transform_weights(const float* w, int64_t M, int64_t C,
   alignas(64) float t[9][cb] = {};  // a last, partial chunk computes on stale columns, never stored
   alignas(64) float col[3][6][cb];
   alignas(64) float ub[36][cb];
-  for (int64_t m = 0; m < M; ++m)
+  for (int64_t m0 = 0; m0 < Mp; m0 += mr)
     for (int64_t c0 = 0; c0 < C; c0 += cb) {
       const int64_t n = std::min(cb, C - c0);
-      const float* g = w + (m * C + c0) * 9;
-      for (int64_t c = 0; c < n; ++c)
-        for (int j = 0; j < 9; ++j) t[j][c] = g[c * 9 + j];
-      // G along the kernel's rows for each of its columns j, then along its columns.
-      for (int j = 0; j < 3; ++j)
-        for (int64_t c = 0; c < cb; ++c) apply_g(t[j][c], t[3 + j][c], t[6 + j][c], &col[j][0][c], cb);
-      for (int k = 0; k < 6; ++k)
-        for (int64_t c = 0; c < cb; ++c) apply_g(col[0][k][c], col[1][k][c], col[2][k][c], &ub[k * 6][c], cb);
-      for (int xi = 0; xi < 36; ++xi) std::copy_n(ub[xi], n, u.get() + (xi * Mp + m) * C + c0);
+      for (int64_t m = m0; m < m0 + mr; ++m) {
+        if (m >= M) {
+          for (int xi = 0; xi < 36; ++xi)
+            for (int64_t c = 0; c < n; ++c) *at(xi, m, c0 + c) = 0.0f;
+          continue;
+        }
+        const float* g = w + (m * C + c0) * 9;
+        for (int64_t c = 0; c < n; ++c)
+          for (int j = 0; j < 9; ++j) t[j][c] = g[c * 9 + j];
+        // G along the kernel's rows for each of its columns j, then along its columns.
+        for (int j = 0; j < 3; ++j)
+          for (int64_t c = 0; c < cb; ++c) apply_g(t[j][c], t[3 + j][c], t[6 + j][c], &col[j][0][c], cb);
+        for (int k = 0; k < 6; ++k)
+          for (int64_t c = 0; c < cb; ++c) apply_g(col[0][k][c], col[1][k][c], col[2][k][c], &ub[k * 6][c], cb);
+        for (int xi = 0; xi < 36; ++xi) {
+          float* d = at(xi, m, c0);
+          for (int64_t c = 0; c < n; ++c) d[c * mr] = ub[xi][c];
+        }
+      }
     }
-  weights out;
-  out.panels = pack_a(false, 36 * Mp, C, u.get(), C, kernels, true);
-  out.M = M;
-  out.C = C;
-  out.Mp = Mp;
   return out;
 }
 

@@ -208,6 +208,28 @@ TEST_CASE("sgemm: epilogue bias and clamp", "[gemm]") {
   }
 }
 
+// Whole tiles at alpha 1 and beta 0 or 1 take the epilogue that AVX2's
+// assembly applies in registers (f32_kernels.ipp, avx2_tile_full): every
+// bias kind and clamp, with and without C added, on depths that leave 0-3
+// last single steps, two K blocks (the second adds to C), 6-, 4- and
+// 2-row tiles and B packed by the tile or prepacked (run_case runs both).
+TEST_CASE("sgemm: whole tiles at alpha 1, beta 0 or 1, every epilogue", "[gemm]") {
+  const auto bias = random_floats(600, 6);
+  using kind = gemm_epilogue::bias_kind;
+  for (const isa::table* t : levels()) {
+    for (kind k : {kind::none, kind::per_row, kind::per_col})
+      for (auto [lo, hi] : {std::pair{-INFINITY, INFINITY}, std::pair{-0.25f, 0.25f}})
+        for (float beta : {0.0f, 1.0f})
+          for (int64_t K : {4, 7, 66, 1031})
+            for (auto [M, N] : {std::pair<int64_t, int64_t>{12, 48}, {16, 40}, {14, 56}}) {
+              gemm_case g;
+              g.M = M, g.N = N, g.K = K, g.beta = beta, g.tb = K % 2 == 1;
+              g.ep.bias = bias.data(), g.ep.kind = k, g.ep.min = lo, g.ep.max = hi;
+              run_case(*t, g);
+            }
+  }
+}
+
 TEST_CASE("sgemm: large blocks and threads equal serial", "[gemm][threads]") {
   onyx::thread_pool two(2), three(3);
   const auto bias = random_floats(1100, 5);

@@ -18,12 +18,13 @@
 namespace onyx::runtime {
 
 /// A kernel_context for running a kernel outside a session run: outputs are
-/// zero-filled host tensors, and there are no subgraphs.
+/// host tensors left for the kernel to write, as a session's are, and there
+/// are no subgraphs.
 class standalone_context final : public kernel_context {
  public:
   explicit standalone_context(const thread_pool* pool) : pool_(pool) {}
   const thread_pool* pool() const override { return pool_; }
-  tensor allocate(dtype t, const extents& shape) override { return tensor::zeros(t, shape); }
+  tensor allocate(dtype t, const extents& shape) override { return tensor::uninitialized(t, shape); }
   status run_subgraph(int, std::span<const value>, std::vector<value>&) override {
     return status(errc::unsupported, "subgraphs cannot run outside a session");
   }
@@ -105,7 +106,7 @@ inline result<std::vector<tensor>> invoke(const kernel_entry& k, const void* att
     }
   for (std::size_t i = 0; i < outputs.size(); ++i)
     if (outputs[i])
-      if (auto e = outputs[i]->shape.concrete_extents()) out_values[i] = tensor::zeros(outputs[i]->type, *e);
+      if (auto e = outputs[i]->shape.concrete_extents()) out_values[i] = tensor::uninitialized(outputs[i]->type, *e);
 
   std::shared_ptr<const void> state;
   if (k.prepare) {

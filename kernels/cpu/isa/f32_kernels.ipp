@@ -342,6 +342,117 @@ constexpr bool avx2_asm_tile =
                : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [bo] "+r"(b_out), [pf] "+r"(pf) \
                : [c] "r"(c), [ldb] "r"(ldb_bytes) : ONYX_CLOBBERS)
 
+// A whole tile with its epilogue in the same assembly block, the sums never
+// leaving their registers: the kc % 4 last steps one at a time, then
+// C = acc (+ C) (+ row bias) (+ column bias), clamped, in the order and with
+// the roundings of write_tile (alpha 1, beta 0 or 1: acc + C is one rounding
+// either way; vmaxps / vminps return their second source on NaN, as
+// clamp_to's selects do). On 64-deep products (1x1 convolutions over 64
+// channels) the stack round trip and write_tile's branches had cost about a
+// sixth of the tile.
+struct avx2_epilogue {
+  std::int64_t ldc_bytes;   // 0
+  const float* row_bias;    // 8, or null
+  const float* col_bias;    // 16, or null
+  float lo, hi;             // 24, 28
+  std::int64_t flags;       // 32: 1 adds C, 2 clamps
+  std::int64_t rest;        // 40: kc % 4
+};
+// Row I of the tile in CA (and CB): one macro per epilogue step, applied to
+// every row by ONYX_EACH<NV>_<MR>. %[a] walks C's rows, %[n] holds ldc bytes,
+// %[b] the bias being added.
+#define ONYX_EP_ACC(I, CA, CB) \
+  "vaddps (%[a]), %%" CA ", %%" CA "\n\t" "vaddps 32(%[a]), %%" CB ", %%" CB "\n\t" "add %[n], %[a]\n\t"
+#define ONYX_EP_RB(I, CA, CB) \
+  "vbroadcastss " #I "*4(%[b]), %%ymm14\n\t" "vaddps %%ymm14, %%" CA ", %%" CA "\n\t" \
+  "vaddps %%ymm14, %%" CB ", %%" CB "\n\t"
+#define ONYX_EP_CB(I, CA, CB) "vaddps %%ymm12, %%" CA ", %%" CA "\n\t" "vaddps %%ymm13, %%" CB ", %%" CB "\n\t"
+#define ONYX_EP_CLAMP(I, CA, CB) \
+  "vmaxps %%ymm14, %%" CA ", %%" CA "\n\t" "vminps %%ymm15, %%" CA ", %%" CA "\n\t" \
+  "vmaxps %%ymm14, %%" CB ", %%" CB "\n\t" "vminps %%ymm15, %%" CB ", %%" CB "\n\t"
+#define ONYX_EP_ST(I, CA, CB) "vmovups %%" CA ", (%[a])\n\t" "vmovups %%" CB ", 32(%[a])\n\t" "add %[n], %[a]\n\t"
+#define ONYX_EP_ACC1(I, C) "vaddps (%[a]), %%" C ", %%" C "\n\t" "add %[n], %[a]\n\t"
+#define ONYX_EP_RB1(I, C) "vbroadcastss " #I "*4(%[b]), %%ymm14\n\t" "vaddps %%ymm14, %%" C ", %%" C "\n\t"
+#define ONYX_EP_CB1(I, C) "vaddps %%ymm12, %%" C ", %%" C "\n\t"
+#define ONYX_EP_CLAMP1(I, C) "vmaxps %%ymm14, %%" C ", %%" C "\n\t" "vminps %%ymm15, %%" C ", %%" C "\n\t"
+#define ONYX_EP_ST1(I, C) "vmovups %%" C ", (%[a])\n\t" "add %[n], %[a]\n\t"
+#define ONYX_EACH2_2(M) M(0, "ymm0", "ymm1") M(1, "ymm2", "ymm3")
+#define ONYX_EACH2_4(M) ONYX_EACH2_2(M) M(2, "ymm4", "ymm5") M(3, "ymm6", "ymm7")
+#define ONYX_EACH2_6(M) ONYX_EACH2_4(M) M(4, "ymm8", "ymm9") M(5, "ymm10", "ymm11")
+#define ONYX_EACH1_2(M) M(0, "ymm0") M(1, "ymm1")
+#define ONYX_EACH1_4(M) ONYX_EACH1_2(M) M(2, "ymm2") M(3, "ymm3")
+#define ONYX_EACH1_6(M) ONYX_EACH1_4(M) M(4, "ymm4") M(5, "ymm5")
+// The epilogue (EACH: ONYX_EACH<NV>_<MR>; SUF: "" for 16 columns, 1 for 8).
+#define ONYX_EPILOGUE(EACH, SUF, LOAD_CB) \
+  "mov (%[ep]), %[n]\n\t" \
+  "testb $1, 32(%[ep])\n\t" "jz 3f\n\t" "mov %[c], %[a]\n\t" EACH(ONYX_EP_ACC##SUF) "3:\n\t" \
+  "mov 8(%[ep]), %[b]\n\t" "test %[b], %[b]\n\t" "jz 4f\n\t" EACH(ONYX_EP_RB##SUF) "4:\n\t" \
+  "mov 16(%[ep]), %[b]\n\t" "test %[b], %[b]\n\t" "jz 5f\n\t" LOAD_CB EACH(ONYX_EP_CB##SUF) "5:\n\t" \
+  "testb $2, 32(%[ep])\n\t" "jz 6f\n\t" "vbroadcastss 24(%[ep]), %%ymm14\n\t" "vbroadcastss 28(%[ep]), %%ymm15\n\t" \
+  EACH(ONYX_EP_CLAMP##SUF) "6:\n\t" \
+  "mov %[c], %[a]\n\t" EACH(ONYX_EP_ST##SUF)
+#define ONYX_LOAD_CB "vmovups (%[b]), %%ymm12\n\t" "vmovups 32(%[b]), %%ymm13\n\t"
+#define ONYX_LOAD_CB1 "vmovups (%[b]), %%ymm12\n\t"
+// The kc % 4 last steps, one at a time (STEP: one step's loads and FMAs at
+// u = 0, then the pointer increments).
+#define ONYX_REST(STEP) \
+  "mov 40(%[ep]), %[n]\n\t" "test %[n], %[n]\n\t" "jz 7f\n\t" \
+  "2:\n\t" ".irp u,0\n\t" STEP "dec %[n]\n\t" "jnz 2b\n\t" "7:\n\t"
+#define ONYX_FULL_PACKED(ROWS, NB, EACH) \
+  asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A NB ".irp u,0,1,2,3\n\t" ONYX_B_PACKED ROWS ".endr\n\t" \
+               "add $96, %[a]\n\t" "add $256, %[b]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" \
+               ONYX_REST(ONYX_B_PACKED ROWS ".endr\n\t" "add $24, %[a]\n\t" "add $64, %[b]\n\t") \
+               ONYX_EPILOGUE(EACH, , ONYX_LOAD_CB) \
+               : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [nb] "+r"(next_b) : [c] "r"(c), [ep] "r"(&ep) \
+               : ONYX_CLOBBERS)
+#define ONYX_FULL_PACKED1(ROWS, NB, EACH) \
+  asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A NB ".irp u,0,1,2,3\n\t" "vmovups \\u*32(%[b]), %%ymm12\n\t" ROWS \
+               ".endr\n\t" "add $96, %[a]\n\t" "add $128, %[b]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" \
+               ONYX_REST("vmovups (%[b]), %%ymm12\n\t" ROWS ".endr\n\t" "add $24, %[a]\n\t" "add $32, %[b]\n\t") \
+               ONYX_EPILOGUE(EACH, 1, ONYX_LOAD_CB1) \
+               : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [nb] "+r"(next_b) : [c] "r"(c), [ep] "r"(&ep) \
+               : ONYX_CLOBBERS)
+#define ONYX_FULL_PACKING(ROWS, EACH) \
+  asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A ".irp u,0,1,2,3\n\t" ONYX_B_RAW ROWS ".endr\n\t" \
+               "add $96, %[a]\n\t" "add $256, %[bo]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" \
+               ONYX_REST(ONYX_B_RAW ROWS ".endr\n\t" "add $24, %[a]\n\t" "add $64, %[bo]\n\t") \
+               ONYX_EPILOGUE(EACH, , ONYX_LOAD_CB) \
+               : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [bo] "+r"(b_out), [pf] "+r"(pf) \
+               : [c] "r"(c), [ldb] "r"(ldb_bytes), [ep] "r"(&ep) : ONYX_CLOBBERS)
+
+// The whole tile (kc >= 4) into C through avx2_epilogue, as above.
+template <int MR, int NV, bool PackB>
+[[gnu::always_inline]] inline void avx2_tile_full(std::int64_t kc, const float* a, const float* b, std::int64_t ldb,
+                                                  float* b_out, const float* next_b, float* c,
+                                                  const avx2_epilogue& ep) {
+  std::int64_t groups = kc / 4;
+  if constexpr (NV == 1) {
+    if (next_b) {
+      if constexpr (MR == 6) ONYX_FULL_PACKED1(ONYX_ROWS1_6, ONYX_PREFETCH_NEXT_B1, ONYX_EACH1_6);
+      else if constexpr (MR == 4) ONYX_FULL_PACKED1(ONYX_ROWS1_4, ONYX_PREFETCH_NEXT_B1, ONYX_EACH1_4);
+      else ONYX_FULL_PACKED1(ONYX_ROWS1_2, ONYX_PREFETCH_NEXT_B1, ONYX_EACH1_2);
+    } else {
+      if constexpr (MR == 6) ONYX_FULL_PACKED1(ONYX_ROWS1_6, "", ONYX_EACH1_6);
+      else if constexpr (MR == 4) ONYX_FULL_PACKED1(ONYX_ROWS1_4, "", ONYX_EACH1_4);
+      else ONYX_FULL_PACKED1(ONYX_ROWS1_2, "", ONYX_EACH1_2);
+    }
+  } else if constexpr (PackB) {
+    const std::int64_t ldb_bytes = ldb * static_cast<std::int64_t>(sizeof(float));
+    const float* pf = b + 16 * ldb;
+    if constexpr (MR == 6) ONYX_FULL_PACKING(ONYX_ROWS_6, ONYX_EACH2_6);
+    else if constexpr (MR == 4) ONYX_FULL_PACKING(ONYX_ROWS_4, ONYX_EACH2_4);
+    else ONYX_FULL_PACKING(ONYX_ROWS_2, ONYX_EACH2_2);
+  } else if (next_b) {
+    if constexpr (MR == 6) ONYX_FULL_PACKED(ONYX_ROWS_6, ONYX_PREFETCH_NEXT_B, ONYX_EACH2_6);
+    else if constexpr (MR == 4) ONYX_FULL_PACKED(ONYX_ROWS_4, ONYX_PREFETCH_NEXT_B, ONYX_EACH2_4);
+    else ONYX_FULL_PACKED(ONYX_ROWS_2, ONYX_PREFETCH_NEXT_B, ONYX_EACH2_2);
+  } else {
+    if constexpr (MR == 6) ONYX_FULL_PACKED(ONYX_ROWS_6, "", ONYX_EACH2_6);
+    else if constexpr (MR == 4) ONYX_FULL_PACKED(ONYX_ROWS_4, "", ONYX_EACH2_4);
+    else ONYX_FULL_PACKED(ONYX_ROWS_2, "", ONYX_EACH2_2);
+  }
+}
+
 // The first 4 * groups steps (groups >= 1) of an MR-row tile from zero into
 // acc; a, b (and b_out) advanced past them. Packed B: next_b (or null) is the
 // next B panel, fetched a line a step. PackB: B's rows ldb floats apart,
@@ -400,12 +511,45 @@ template <int MR, int NV, bool PackB>
 #undef ONYX_CLOBBERS
 #undef ONYX_PACKED_LOOP
 #undef ONYX_PACKING_LOOP
+#undef ONYX_EP_ACC
+#undef ONYX_EP_RB
+#undef ONYX_EP_CB
+#undef ONYX_EP_CLAMP
+#undef ONYX_EP_ST
+#undef ONYX_EP_ACC1
+#undef ONYX_EP_RB1
+#undef ONYX_EP_CB1
+#undef ONYX_EP_CLAMP1
+#undef ONYX_EP_ST1
+#undef ONYX_EACH2_2
+#undef ONYX_EACH2_4
+#undef ONYX_EACH2_6
+#undef ONYX_EACH1_2
+#undef ONYX_EACH1_4
+#undef ONYX_EACH1_6
+#undef ONYX_EPILOGUE
+#undef ONYX_LOAD_CB
+#undef ONYX_LOAD_CB1
+#undef ONYX_REST
+#undef ONYX_FULL_PACKED
+#undef ONYX_FULL_PACKED1
+#undef ONYX_FULL_PACKING
 #else
 template <int MR, int NV, int AS, bool PackB>
 constexpr bool avx2_asm_tile = false;
 template <int MR, int NV, bool PackB>
 void avx2_tile_groups(std::int64_t, const float*&, const float*&, std::int64_t, float*&, const float*,
                       vec (&)[MR][NV]) {}
+struct avx2_epilogue {
+  std::int64_t ldc_bytes;
+  const float* row_bias;
+  const float* col_bias;
+  float lo, hi;
+  std::int64_t flags, rest;
+};
+template <int MR, int NV, bool PackB>
+void avx2_tile_full(std::int64_t, const float*, const float*, std::int64_t, float*, const float*, float*,
+                    const avx2_epilogue&) {}
 #endif
 
 // With PackB, `b` is the unpacked operand (row k of the panel at b + k*ldb)
@@ -441,6 +585,12 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
     const float* next_b = PackB ? nullptr : p.prefetch_b;
     std::int64_t k = 0;
     if constexpr (avx2_asm_tile<MR, NV, AS, PackB>) {
+      if (kc >= 4 && m == MR && n == NR && p.alpha == 1.0f && (p.beta == 0.0f || p.beta == 1.0f)) {
+        const avx2_epilogue ep{ldc * static_cast<std::int64_t>(sizeof(float)), p.row_bias, p.col_bias, p.min, p.max,
+                               (p.beta != 0.0f ? 1 : 0) | (p.clamp ? 2 : 0), kc % 4};
+        avx2_tile_full<MR, NV, PackB>(kc, a, b, ldb, b_out, next_b, c, ep);
+        return;
+      }
       if (const std::int64_t groups = kc / 4; groups > 0) {
         avx2_tile_groups<MR, NV, PackB>(groups, a, b, ldb, b_out, next_b, acc);
         k = groups * 4;

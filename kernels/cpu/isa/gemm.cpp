@@ -367,6 +367,11 @@ packed_a pack_a(bool trans_a, int64_t M, int64_t K, const float* A, int64_t lda,
   return out;
 }
 
+packed_a packed_a::full_k(int64_t M, int64_t K, const isa::table& kernels) {
+  const int mr = kernels.gemm_mr;
+  return packed_a(M, K, (M + mr - 1) / mr, K, mr, kernels.isa, false);
+}
+
 packed_b pack_b(bool trans_b, int64_t K, int64_t N, const float* B, int64_t ldb,
                 const isa::table& kernels) {
   const int nr = kernels.gemm_nr;
