@@ -121,6 +121,12 @@ const std::vector<pool_case>& cases() {
       {{1, 2, 8, 67}, {3, 4}, {2, 3}, {}, {0, 2, 1, 1}, true},
       {{1, 2, 4, 50}, {2, 20}, {1, 2}, {}, {0, 3, 1, 5}},
       {{1, 2, 11, 41}, {3, 3}, {1, 2}, {3, 1}, {2, 1, 2, 1}},
+      // Row tails read and stored as whole vectors inside the plane, the
+      // right padding (ceil, pad_end) read after them: SqueezeNet's 3x3/2
+      // over 55x55, and rows shorter than a vector.
+      {{1, 4, 55, 55}, {3, 3}, {2, 2}, {}, {}, true},
+      {{2, 3, 13, 13}, {3, 3}, {2, 2}, {}, {0, 0, 1, 1}},
+      {{1, 3, 5, 5}, {3, 3}, {1, 1}, {}, {1, 1, 1, 1}},
   };
   return all;
 }
