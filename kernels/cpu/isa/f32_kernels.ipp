@@ -262,6 +262,15 @@ void gemm_pack(const float* src, std::int64_t ld, bool w_contiguous, std::int64_
 // its C++ loop through a one-Conv session (Winograd), the C++ loop took 1.36x
 // as long on a 512-channel 7x7 map, 1.28x on 64 -> 96 channels at 28x28, and
 // the same on 256 channels at 14x14 (whole 16-tile blocks, no narrow tile).
+// What avx2_tile_full's epilogue reads (byte offsets as its assembly uses them).
+struct avx2_epilogue {
+  std::int64_t ldc_bytes;   // 0
+  const float* row_bias;    // 8, or null
+  const float* col_bias;    // 16, or null
+  float lo, hi;             // 24, 28
+  std::int64_t flags;       // 32: 1 adds C, 2 clamps
+  std::int64_t rest;        // 40: kc % 4
+};
 #if defined(__x86_64__) && defined(__AVX2__) && defined(__FMA__) && !defined(__AVX512F__)
 // The narrow tile (NV = 1) has the loop on packed B only.
 template <int MR, int NV, int AS, bool PackB>
@@ -350,14 +359,6 @@ constexpr bool avx2_asm_tile =
 // clamp_to's selects do). On 64-deep products (1x1 convolutions over 64
 // channels) the stack round trip and write_tile's branches had cost about a
 // sixth of the tile.
-struct avx2_epilogue {
-  std::int64_t ldc_bytes;   // 0
-  const float* row_bias;    // 8, or null
-  const float* col_bias;    // 16, or null
-  float lo, hi;             // 24, 28
-  std::int64_t flags;       // 32: 1 adds C, 2 clamps
-  std::int64_t rest;        // 40: kc % 4
-};
 // Row I of the tile in CA (and CB): one macro per epilogue step, applied to
 // every row by ONYX_EACH<NV>_<MR>. %[a] walks C's rows, %[n] holds ldc bytes,
 // %[b] the bias being added.
@@ -540,13 +541,6 @@ constexpr bool avx2_asm_tile = false;
 template <int MR, int NV, bool PackB>
 void avx2_tile_groups(std::int64_t, const float*&, const float*&, std::int64_t, float*&, const float*,
                       vec (&)[MR][NV]) {}
-struct avx2_epilogue {
-  std::int64_t ldc_bytes;
-  const float* row_bias;
-  const float* col_bias;
-  float lo, hi;
-  std::int64_t flags, rest;
-};
 template <int MR, int NV, bool PackB>
 void avx2_tile_full(std::int64_t, const float*, const float*, std::int64_t, float*, const float*, float*,
                     const avx2_epilogue&) {}
@@ -2040,9 +2034,10 @@ void dwconv(const isa::dwconv_args& a) {
 // time reduce their kw taps along it. With stride 2 a tap's 16 inputs are
 // the even elements of two vectors (one permute); other strides gather.
 // Row tails are whole vectors wherever the spill stays inside the plane
-// (partial loads and stores go through the stack on AVX2). Nothing is copied: the old path built a padded, phase-split copy of each
-// plane first, which cost more than the pool itself (MaxPool 3x3/2 over
-// 64x111x111 took 0.165 ms).
+// (partial loads and stores go through the stack on AVX2). Nothing is
+// copied: the old path built a padded, phase-split copy of each plane first,
+// which cost more than the pool itself (MaxPool 3x3/2 over 64x111x111 took
+// 0.165 ms).
 
 // p[0], p[s], ..., p[(lanes - 1) * s].
 // (V is a template parameter so the intrinsic branches are only checked
@@ -2084,7 +2079,7 @@ vec pool_combine(vec acc, vec v) {
 // One output row's vertical pass: n input rows `step` floats apart from x0
 // reduced into image[0, W). A function of its own: inlined into pool_rows,
 // GCC kept this loop's count and step on the stack (a store-to-load
-// forward per tap; MaxPool 3x3/2 over 128x55x55 took 2.6x ORT's time).
+// forward per tap).
 template <bool Max>
 [[gnu::noinline]] void pool_column(const float* x0, std::int64_t n, std::int64_t step, std::int64_t W,
                                    const float* plane_end, float* image) {
@@ -2115,7 +2110,6 @@ template <bool Max>
 template <bool Max, int S>
 void pool_rows(const isa::pool_args& a) {
   const vec init(Max ? -inf : 0.0f);
-  const auto combine = [](vec acc, vec v) { return pool_combine<Max>(acc, v); };
   const std::int64_t W = a.width, step = a.dilation_h * W;
   const std::int64_t row_floats = isa::pool_row_floats(W, a.pad_left, a.out_w, a.kw, a.stride_w);
   const float* const plane_end = a.x + a.height * W;
@@ -2136,7 +2130,7 @@ void pool_rows(const isa::pool_args& a) {
         const float* p = row + ox * (S > 0 ? S : a.stride_w);
         vec acc = init;
 #pragma GCC unroll 8
-        for (std::int64_t j = 0; j < a.kw; ++j) acc = combine(acc, load_strided<S>(p + j, a.stride_w));
+        for (std::int64_t j = 0; j < a.kw; ++j) acc = pool_combine<Max>(acc, load_strided<S>(p + j, a.stride_w));
         if constexpr (!Max) acc = acc * hs * load_vec(a.w_scale + ox);
         // A row's last vector is stored whole where the spill stays inside
         // the plane: the rows after it, written later, overwrite it.
