@@ -23,7 +23,7 @@ namespace {
 using namespace onyx::kernels::cpu;
 using std::int64_t;
 
-std::vector<const isa::q8_gemm_kernel*> kernels() {
+std::vector<const isa::q8_gemm_kernel*> q8_kernels() {
   int n = 0;
   const isa::q8_gemm_kernel* const* all = isa::q8_available(&n);
   return {all, all + n};
@@ -101,7 +101,7 @@ void run_case(const qcase& c, const isa::q8_gemm_kernel& kernel, const onyx::thr
 }  // namespace
 
 TEST_CASE("q8_gemm: every kernel, every operand type, exact", "[qgemm]") {
-  for (const auto* k : kernels()) {
+  for (const auto* k : q8_kernels()) {
     INFO(k->name);
     for (bool as : {false, true})
       for (bool bs : {false, true})
@@ -121,7 +121,7 @@ TEST_CASE("q8_gemm: every kernel, every operand type, exact", "[qgemm]") {
 
 TEST_CASE("q8_gemm: K = 0 gives zeros, threads give the serial result", "[qgemm]") {
   onyx::thread_pool pool(2);
-  for (const auto* k : kernels()) {
+  for (const auto* k : q8_kernels()) {
     INFO(k->name);
     run_case({5, 6, 0, false, true}, *k, nullptr);
     run_case({200, 300, 70, false, true}, *k, &pool);
@@ -136,7 +136,7 @@ TEST_CASE("q8_gemm: saturation corner, all-255 activations at K = 65536", "[qgem
   std::vector<std::uint8_t> A(static_cast<std::size_t>(M * K), 255);
   for (std::uint8_t w : {std::uint8_t(127), std::uint8_t(0x80)}) {  // int8 127 and -128
     std::vector<std::uint8_t> B(static_cast<std::size_t>(K * N), w);
-    for (const auto* k : kernels()) {
+    for (const auto* k : q8_kernels()) {
       INFO(k->name << " weight " << value_of(w, true));
       qcase c{M, N, K, false, true};
       run_case(c, *k, nullptr, A, B);
@@ -144,7 +144,7 @@ TEST_CASE("q8_gemm: saturation corner, all-255 activations at K = 65536", "[qgem
   }
   // int8 x int8 at both ends: -128 * -128 summed 65536 times is 2^30.
   std::vector<std::uint8_t> A8(static_cast<std::size_t>(M * K), 0x80), B8(static_cast<std::size_t>(K * N), 0x80);
-  for (const auto* k : kernels()) run_case({M, N, K, true, true}, *k, nullptr, A8, B8);
+  for (const auto* k : q8_kernels()) run_case({M, N, K, true, true}, *k, nullptr, A8, B8);
 }
 
 // requantize_row of every level against the formula in long double: int32
@@ -153,7 +153,7 @@ TEST_CASE("q8_gemm: saturation corner, all-255 activations at K = 65536", "[qgem
 TEST_CASE("q8 requantize_row: terms, ties, saturation, every length", "[qgemm]") {
   std::mt19937 rng(7);
   std::uniform_int_distribution<std::int32_t> acc_dist(-40000, 40000);
-  for (const auto* k : kernels()) {
+  for (const auto* k : q8_kernels()) {
     INFO(k->name);
     for (int64_t n : {1, 7, 15, 16, 17, 31, 32, 33, 100})
       for (bool is_signed : {false, true})
@@ -200,7 +200,7 @@ TEST_CASE("q8 qlinear_mul / qlinear_add: every byte pair, MLAS's float order", "
     return is_signed ? static_cast<int>(std::clamp(r, -128.0f, 127.0f)) : static_cast<int>(std::clamp(r, 0.0f, 255.0f));
   };
   const auto as_int = [](std::uint8_t v, bool is_signed) { return is_signed ? int(std::int8_t(v)) : int(v); };
-  for (const auto* k : kernels()) {
+  for (const auto* k : q8_kernels()) {
     if (!k->qmul || !k->qadd) continue;
     INFO(k->name);
     for (bool is_signed : {false, true})
@@ -246,7 +246,7 @@ TEST_CASE("q8 dequantize: wrapping int32 terms, product then bias rounded apart,
   std::mt19937 rng(7);
   std::uniform_int_distribution<std::int32_t> ints(-(1 << 30), 1 << 30);
   std::uniform_real_distribution<float> reals(-2.0f, 2.0f);
-  for (const auto* k : kernels()) {
+  for (const auto* k : q8_kernels()) {
     if (!k->dequantize) continue;
     INFO(k->name);
     for (std::int64_t n : {1, 7, 15, 16, 17, 33, 100}) {
@@ -290,7 +290,7 @@ TEST_CASE("q8_gemm float output: the kernel's float tiles give the dequantized b
   std::uniform_int_distribution<int> byte(0, 255);
   std::uniform_real_distribution<float> reals(-2.0f, 2.0f);
   const onyx::thread_pool pool(2);
-  for (const auto* k : kernels()) {
+  for (const auto* k : q8_kernels()) {
     INFO(k->name);
     for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{10, 24, 16}, {13, 40, 1030}, {16, 64, 2100},
                            {1, 5, 3}, {9, 33, 0}}) {
@@ -354,7 +354,7 @@ TEST_CASE("q8 f32_quantize_u8: the bytes of the true division, ties and near-tie
     return static_cast<std::uint8_t>(v < 255.0f ? v : 255.0f);
   };
   std::mt19937 rng(5);
-  for (const auto* k : kernels()) {
+  for (const auto* k : q8_kernels()) {
     INFO(k->name);
     for (float scale : {0.0123f, 0.37f, 1.0f, 3.0f / 255.0f, 1e-30f, 1e-40f, 7e37f, 0.1f}) {
       std::vector<float> x;
@@ -386,7 +386,7 @@ TEST_CASE("q8 f32_quantize_u8: the bytes of the true division, ties and near-tie
 // and the product stays exact across K slices and edge tiles; weights with
 // many such pairs (uniform bytes: about half) stay with the kernel itself.
 TEST_CASE("q8_pack_weights: the pair-bound kernel where fixes are few, exact either way", "[qgemm]") {
-  for (const auto* k : kernels()) {
+  for (const auto* k : q8_kernels()) {
     if (!k->for_weights) continue;
     INFO(k->name);
     const int64_t M = 13, N = 37, K = 2100;  // three K slices, a last panel of 5 columns
@@ -449,7 +449,7 @@ TEST_CASE("q8 kernels: QLinearMul and QLinearAdd rows in MLAS's float order, bit
     const float r = std::clamp(std::nearbyint(v), lo, hi);
     return is_signed ? static_cast<std::uint8_t>(static_cast<std::int8_t>(r)) : static_cast<std::uint8_t>(r);
   };
-  for (const isa::q8_gemm_kernel* k : kernels()) {
+  for (const isa::q8_gemm_kernel* k : q8_kernels()) {
     if (!k->qmul && !k->qadd) continue;
     INFO(k->name);
     for (int64_t n : {1, 7, 8, 9, 16, 17, 31, 64, 100})

@@ -8,7 +8,7 @@ using onyx::test::run_op;
 
 namespace {
 // Records what an `expand` builds.
-struct recording_expand final : ops::expand_context {
+struct squeeze_expand_recorder final : ops::expand_context {
   std::vector<tensor> constants;
   std::string op;
   std::vector<ref> inputs;
@@ -66,15 +66,15 @@ TEST_CASE("Unsqueeze: axes are output positions, negative from the output's end"
 }
 
 TEST_CASE("Squeeze_v1 / Unsqueeze_v1: attributes become an axes input") {
-  recording_expand c;
+  squeeze_expand_recorder c;
   REQUIRE(ops::Unsqueeze_v1::expand({{0, 2}}, c).ok());
   CHECK(c.op == "Unsqueeze");
   REQUIRE(c.inputs.size() == 2);
   CHECK(c.constants[0].data<std::int64_t>()[1] == 2);
-  recording_expand s;
+  squeeze_expand_recorder s;
   REQUIRE(ops::Squeeze_v1::expand({}, s).ok());
   CHECK(s.inputs.size() == 1);
-  recording_expand s2;
+  squeeze_expand_recorder s2;
   REQUIRE(ops::Squeeze_v1::expand({std::vector<std::int64_t>{1}}, s2).ok());
   CHECK(s2.inputs.size() == 2);
 }

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "onyx/graph/passes/compute_float16_in_float32.hpp"
+#include "onyx/graph/passes/eliminate_identity.hpp"
 #include "onyx/graph/passes/fuse_attention.hpp"
 #include "onyx/graph/passes/fold_constants.hpp"
 #include "onyx/graph/passes/fuse_batch_norm.hpp"
@@ -61,6 +62,8 @@ inline constexpr std::array pipeline{
     pass{"fuse_qdq", [](graph& g, inferred& st, const pass_context& c) { return fuse_qdq(g, st, c.ops, c.evaluate); }},
     pass{"fold_constants",
          [](graph& g, inferred& st, const pass_context& c) { return fold_constants(g, st, c.evaluate); },
+         optimization_level::basic},
+    pass{"eliminate_identity", [](graph& g, inferred& st, const pass_context&) { return eliminate_identity(g, st); },
          optimization_level::basic},
     pass{"compute_float16_in_float32",
          [](graph& g, inferred& st, const pass_context& c) {
