@@ -41,25 +41,29 @@ inline bool passes_through(const graph& g, const node& n, const readers& r) {
   return true;
 }
 
-/// Whether a subgraph of some node names value `id` as a capture.
-inline bool captured(const graph& g, int id) {
+/// One flag per value of `g`: set where a node's subgraph captures it (by name).
+inline std::vector<char> captured_values(const graph& g) {
+  std::vector<char> flags(g.values.size(), 0);
   for (const auto& n : g.nodes)
     for (const auto& sg : n.subgraphs)
       for (int c : sg->captures)
-        if (sg->values[c].name == g.values[id].name) return true;
-  return false;
+        if (int outer = g.find(sg->values[c].name); outer >= 0) flags[outer] = 1;
+  return flags;
 }
 
-inline bool is_output(const graph& g, int id) {
-  for (int o : g.outputs)
-    if (o == id) return true;
-  return false;
+/// One flag per value of `g`: set where it is a graph output.
+inline std::vector<char> output_values(const graph& g) {
+  std::vector<char> flags(g.values.size(), 0);
+  for (int id : g.outputs) flags[id] = 1;
+  return flags;
 }
 
 }  // namespace eliminate_identity_detail
 
 inline status eliminate_identity(graph& g, inferred&) {
   using namespace eliminate_identity_detail;
+  // Values stay as they are (only which node reads or writes them changes).
+  const std::vector<char> captured = captured_values(g), output = output_values(g);
   // First the nodes whose output is no graph output: readers move to x.
   {
     const readers r(g);
@@ -71,7 +75,7 @@ inline status eliminate_identity(graph& g, inferred&) {
       for (int& id : n.inputs)
         if (id >= 0) id = source[id];
       const int y = n.outputs.empty() ? -1 : n.outputs[0];
-      if (!passes_through(g, n, r) || is_output(g, y) || captured(g, y)) continue;
+      if (!passes_through(g, n, r) || output[y] || captured[y]) continue;
       source[y] = n.inputs[0];
       removed[k] = 1;
     }
@@ -90,7 +94,7 @@ inline status eliminate_identity(graph& g, inferred&) {
     const int x = n.inputs[0], y = n.outputs[0];
     const int p = producer[x];
     // x's only reader is this node (so x is no graph output and no capture)
-    if (p < 0 || removed[p] || r.count[x] != 1 || captured(g, y)) continue;
+    if (p < 0 || removed[p] || r.count[x] != 1 || captured[y]) continue;
     for (int& id : g.nodes[p].outputs)
       if (id == x) id = y;
     producer[y] = p;
