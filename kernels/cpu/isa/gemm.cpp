@@ -129,7 +129,10 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
   thread_local scratch a_buffer, b_buffer;
   const int mr = g.kernels->gemm_mr, nr = g.kernels->gemm_nr;
   const int64_t mc_block = std::max<int64_t>(mc_target / mr, 1) * mr;
-  const int64_t nc_block = std::max<int64_t>(nc_target / nr, 1) * nr;
+  // NC bounds the buffer B is packed into; prepacked B needs none, and one
+  // column block packs each A block once (A is packed per column block:
+  // BERT's 768 -> 3072 product packed its activations three times).
+  const int64_t nc_block = g.b.packed ? std::max<int64_t>(n1 - n0, 1) : std::max<int64_t>(nc_target / nr, 1) * nr;
   const gemm_epilogue& ep = *g.ep;
   const float* row_bias = ep.kind == gemm_epilogue::bias_kind::per_row ? ep.bias : nullptr;
   const float* col_bias = ep.kind == gemm_epilogue::bias_kind::per_col ? ep.bias : nullptr;
