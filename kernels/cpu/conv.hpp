@@ -9,9 +9,12 @@
 // layout (col_panels, sgemm_panels), so col is never packed a second time.
 //   - 1x1, stride 1, no padding: col is X itself (C x P), no copy, and all P
 //     columns go to one GEMM (it streams the weights once).
-//   - depthwise 2-D (C/G == 1 and M/G == 1): per channel, the ISA kernel
-//     f32_dwconv over a padded copy of the input plane (depthwise2d_f32;
-//     float64 and dilation along W: the direct scalar loops of depthwise2d).
+//   - depthwise 2-D (C/G == 1 and M/G == 1): planes of up to 64 x 64 padded
+//     positions, where the ISA has it, 8 channels at a time interleaved by
+//     f32_dwconv_interleaved (depthwise2d_interleaved); else per channel, the
+//     ISA kernel f32_dwconv over a padded copy of the input plane
+//     (depthwise2d_f32; float64 and dilation along W: the direct scalar loops
+//     of depthwise2d).
 //   - 3x3, stride 1, dilation 1, one group, where winograd::gain says so:
 //     Winograd F(4x4, 3x3) (winograd.hpp), weights transformed at prepare time.
 //   - other 2-D windows of more than one tap with W prepacked: the direct
@@ -385,6 +388,86 @@ inline void depthwise2d_f32(const float* x, const float* w, const float* bias, f
   });
 }
 
+/// Whether a depthwise 2-D convolution takes the interleaved kernel
+/// (isa::table::f32_dwconv_interleaved, L channels a group): small planes,
+/// where the row kernel's per-channel plane copy and call, and the lanes a
+/// short row leaves empty, cost more than its FMAs. ShuffleNet's 3x3 layers
+/// (conv_bench, 1 thread, Zen 3), row kernel against interleaved: see
+/// bench/README.md's twenty-second stop.
+inline bool dw_interleaved_fits(const conv_geometry& g, std::int64_t L) {
+  if (!g.depthwise2d || L <= 0 || g.taps > isa::dwconv_interleaved_max_taps) return false;
+  const auto& ah = g.axes[0];
+  const auto& aw = g.axes[1];
+  if (ah.stride < 1 || aw.stride < 1 || ah.dilation < 1 || aw.dilation < 1) return false;
+  const auto extent = [](const ops::detail::window_axis& ax) {  // plane_extent in double: no overflow
+    return std::max(static_cast<double>(ax.in) + static_cast<double>(ax.pad_begin) + static_cast<double>(ax.pad_end),
+                    (static_cast<double>(ax.out) - 1) * static_cast<double>(ax.stride) +
+                        (static_cast<double>(ax.kernel) - 1) * static_cast<double>(ax.dilation) + 1);
+  };
+  const double padded = extent(ah) * extent(aw);
+  return padded <= 64.0 * 64.0 && padded_copy_fits(padded, ah.in, aw.in) &&
+         static_cast<double>(ah.out) * static_cast<double>(aw.out) <= isa::dwconv_interleaved_max_positions;
+}
+
+/// Floats of one thread's buffer for depthwise2d_interleaved (whole cache lines).
+inline std::int64_t dw_interleaved_slot(std::int64_t h, std::int64_t w, std::int64_t L) {
+  return ((h * w + L) * L + 15) / 16 * 16;  // L positions of slack (f32_dwconv_interleaved)
+}
+
+/// The depthwise convolution by groups of L channels, each group through
+/// f32_dwconv_interleaved in one thread's buffer (its padding zeroed once).
+inline void depthwise2d_interleaved(const float* x, const float* w, const float* bias, float* y, const conv_geometry& g,
+                                    std::int64_t ph, std::int64_t pw, float lo, float hi, float* scratch,
+                                    std::int64_t slots, const thread_pool* pool) {
+  const auto& ah = g.axes[0];
+  const auto& aw = g.axes[1];
+  const isa::table& t = isa::active();
+  const int L = t.dwconv_interleaved_lanes;
+  const std::int64_t per_image = (g.C + L - 1) / L, groups = g.N * per_image;
+  const std::int64_t slot_elements = dw_interleaved_slot(ph, pw, L);
+  const bool clamp = lo > -std::numeric_limits<float>::infinity() || hi < std::numeric_limits<float>::infinity();
+  parallel_for(pool, slots, 1, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t slot = b; slot < e; ++slot) {
+      float* const buf = scratch + slot * slot_elements;
+      std::fill_n(buf, ph * pw * L, 0.0f);
+      // The slot's groups, one call per image they touch.
+      for (std::int64_t gi = groups * slot / slots, ge = groups * (slot + 1) / slots; gi < ge;) {
+        const std::int64_t n = gi / per_image, c0 = (gi % per_image) * L;
+        const std::int64_t gn = std::min(ge, (n + 1) * per_image);  // this image's groups end
+        const std::int64_t c1 = std::min(g.C, (gn - n * per_image) * L);
+        gi = gn;
+        isa::dwconv_interleaved_args a{};
+        a.x = x + (n * g.C + c0) * g.in_size;
+        a.x_stride = g.in_size;
+        a.in_h = ah.in;
+        a.in_w = aw.in;
+        a.channels = static_cast<int>(c1 - c0);
+        a.kh = ah.kernel;
+        a.kw = aw.kernel;
+        a.stride_h = ah.stride;
+        a.stride_w = aw.stride;
+        a.dilation_h = ah.dilation;
+        a.dilation_w = aw.dilation;
+        a.pad_top = ah.pad_begin;
+        a.pad_left = aw.pad_begin;
+        a.padded_h = ph;
+        a.padded_w = pw;
+        a.out_h = ah.out;
+        a.out_w = aw.out;
+        a.w = w + c0 * g.taps;
+        a.bias = bias ? bias + c0 : nullptr;
+        a.clamp = clamp;
+        a.min = lo;
+        a.max = hi;
+        a.y = y + (n * g.C + c0) * g.P;
+        a.y_stride = g.P;
+        a.buf = buf;
+        t.f32_dwconv_interleaved(a);
+      }
+    }
+  });
+}
+
 /// Y (Mg x width, row stride ldc) = W_g * B (K x width, row stride ldb) + bias, clamped.
 /// f32: the packed SGEMM (W packed at prepare time, else read in place by the
 /// unpacked SGEMM); f64: a plain product.
@@ -728,6 +811,8 @@ struct conv_plan {
   bool direct = false;  // conv_direct.hpp
   conv_direct::layout dl;
   std::int64_t dw_slots = 1;
+  bool dw_interleaved = false;  // depthwise2d_interleaved, planes of dwi_h x dwi_w positions
+  std::int64_t dwi_h = 0, dwi_w = 0;
   bool residual_in_gemm = false;  // fused::Conv's Z accumulated by the f32 GEMM (Y starts as Z)
   std::size_t work = 0, x32 = 0, w32 = 0, b32 = 0, y32 = 0, z32 = 0;  // scratch offsets
 };
@@ -760,6 +845,14 @@ result<planned<conv_plan>> plan(const ops::detail::conv_attributes& a, const pla
       cp.winograd = true;
       cp.wplan = winograd::make_plan(*ws, threads);
       cp.work = layout.add<float>(cp.wplan.slots * cp.wplan.slot_elements);
+    } else if (const std::int64_t L = isa::active().dwconv_interleaved_lanes; dw_interleaved_fits(g, L)) {
+      cp.dw_interleaved = true;
+      cp.dwi_h = plane_extent(g.axes[0]);
+      cp.dwi_w = plane_extent(g.axes[1]);
+      const std::int64_t groups = g.N * ((g.C + L - 1) / L);
+      const std::int64_t work = L * (g.P * g.taps + g.in_size);  // a group's taps plus its transposes
+      cp.dw_slots = std::clamp<std::int64_t>(groups * work / grain_for(1), 1, std::min(threads, groups));
+      cp.work = layout.add<float>(cp.dw_slots * dw_interleaved_slot(cp.dwi_h, cp.dwi_w, L));
     } else if (g.depthwise2d && fits_padded_plane(g.axes[0], g.axes[1])) {
       cp.dw_rows = true;
       const auto& ah = g.axes[0];
@@ -888,6 +981,9 @@ status run(const kernel_call& c) {
     const float lo = residual && !accumulate ? no_min : s.lo, hi = residual && !accumulate ? no_max : s.hi;
     if (cp.winograd)
       winograd::run(cp.wplan, s.winograd, xp, bp, lo, hi, yp, c.scratch_at<float>(cp.work), c.pool());
+    else if (cp.dw_interleaved)
+      depthwise2d_interleaved(xp, wp, bp, yp, g, cp.dwi_h, cp.dwi_w, lo, hi, c.scratch_at<float>(cp.work), cp.dw_slots,
+                              c.pool());
     else if (cp.dw_rows)
       depthwise2d_f32(xp, wp, bp, yp, g, cp.dw, cp.dw_w2, lo, hi, c.scratch_at<float>(cp.work), cp.dw_slots, c.pool());
     else if (g.depthwise2d)

@@ -366,3 +366,41 @@ TEST_CASE("Depthwise Conv: blocks of rows, whole-vector row tails", "[conv]") {
         check_f32({{1, 7, h, w}, {7, 1, k, k}, 7, {stride, stride}, {}, {p, p, p, p}}, &pool);
       }
 }
+
+TEST_CASE("Depthwise Conv: channels interleaved in groups, and planes too large for it", "[conv]") {
+  // Small planes run 8 channels at a time on AVX2 (f32_dwconv_interleaved):
+  // channel counts around the group size, asymmetric pads, dilations,
+  // strides per axis, windows up to 7x7 and 1x3, two images split over a pool
+  // mid-image. A plane past 64 x 64 positions takes the row kernel.
+  thread_pool pool(2), three(3);
+  const std::vector<conv_case> cases{
+      {{1, 8, 7, 7}, {8, 1, 3, 3}, 8, {}, {}, {1, 1, 1, 1}},
+      {{2, 13, 14, 9}, {13, 1, 3, 3}, 13, {1, 2}, {}, {0, 1, 2, 1}},
+      {{1, 17, 10, 10}, {17, 1, 5, 5}, 17, {2, 2}, {}, {2, 2, 2, 2}},
+      {{2, 9, 11, 12}, {9, 1, 3, 3}, 9, {}, {2, 2}, {2, 2, 2, 2}},
+      {{1, 24, 9, 8}, {24, 1, 7, 7}, 24, {}, {}, {3, 3, 3, 3}},
+      {{1, 3, 5, 6}, {3, 1, 1, 3}, 3, {}, {}, {0, 1, 0, 1}},
+      {{1, 16, 3, 2}, {16, 1, 3, 3}, 16, {}, {}, {1, 1, 1, 1}},
+      {{2, 40, 6, 5}, {40, 1, 3, 3}, 40, {}, {}, {1, 1, 1, 1}, "NOTSET", false},
+      {{1, 4, 70, 66}, {4, 1, 3, 3}, 4, {}, {}, {1, 1, 1, 1}},
+  };
+  for (const auto& cc : cases) {
+    INFO("x " << to_string(cc.x) << " w " << to_string(cc.w));
+    check_f32(cc);
+    check_f32(cc, &pool);
+    check_f32(cc, &three);
+  }
+  // The clamp of fused::Conv on the same kernel.
+  conv_case cc{{1, 11, 6, 7}, {11, 1, 3, 3}, 11, {}, {}, {1, 1, 1, 1}};
+  auto xd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.x)), -1, 1, 7);
+  auto wd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.w)), -1, 1, 8);
+  std::vector<tensor> in{tensor::from(cast<float>(xd), cc.x), tensor::from(cast<float>(wd), cc.w)};
+  extents ys;
+  auto a = attrs_of(cc);
+  a.push_back(attr("activation", std::string("Clip")));
+  a.push_back(attr("activation_min", -0.5f));
+  a.push_back(attr("activation_max", 0.25f));
+  auto r = onyx::test::run_op<ops::fused::Conv>(in, a);
+  REQUIRE(r.ok());
+  onyx::test::require_close((*r)[0], cast<float>(reference(cc, xd, wd, {}, ys, -0.5, 0.25)), 1e-4, 1e-4);
+}

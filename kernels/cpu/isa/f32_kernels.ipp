@@ -2041,6 +2041,91 @@ void dwconv_w2(const isa::dwconv_args& a) {
   if (a.kh == 3) return s1 ? dwconv_w2_rows<3, 3, 1, V>(a) : dwconv_w2_rows<3, 3, 2, V>(a);
   return s1 ? dwconv_w2_rows<5, 5, 1, V>(a) : dwconv_w2_rows<5, 5, 2, V>(a);
 }
+
+// Eight channels interleaved (isa::table::f32_dwconv_interleaved), group by
+// group. Each row of each plane goes into buf 8 positions at a time through
+// an 8x8 transpose (a masked load for a row's last positions, which may end
+// the tensor). Output positions run in row-major order, 8 at a time, each an
+// independent FMA chain over the taps (one chain of 9 FMAs per vector is
+// latency-bound), from a table of each position's offset in buf made once
+// per call (branch-free addressing); the 8 sums, one vector of channels per
+// position, are transposed back to one vector of positions per channel and
+// stored into the channels' planes (masked for the last few). The sums are
+// those of dwconv_rows, tap by tap in the same order, from the bias.
+template <int Taps, class V = vec>
+void dwconv_interleaved_taps(const isa::dwconv_interleaved_args& a) {
+  constexpr int L = 8;
+  const std::int64_t taps = Taps ? Taps : a.kh * a.kw, pw = a.padded_w, P = a.out_h * a.out_w;
+  float* const buf = a.buf;
+  const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  std::int32_t at[isa::dwconv_interleaved_max_positions + L];
+  for (std::int64_t oh = 0, p = 0; oh < a.out_h; ++oh)
+    for (std::int64_t ox = 0; ox < a.out_w; ++ox, ++p)
+      at[p] = static_cast<std::int32_t>((oh * a.stride_h * pw + ox * a.stride_w) * L);
+  for (int q = 0; q < L; ++q) at[P + q] = at[P - 1];  // the last group's spare lanes read the last position
+  std::int64_t off[isa::dwconv_interleaved_max_taps];
+  for (std::int64_t i = 0, t = 0; i < a.kh; ++i)
+    for (std::int64_t j = 0; j < a.kw; ++j, ++t) off[t] = (i * a.dilation_h * pw + j * a.dilation_w) * L;
+  const __m256 lo = _mm256_set1_ps(a.min), hi = _mm256_set1_ps(a.max);
+  const __m256i last = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(P % L)), iota);
+  for (int c0 = 0; c0 < a.channels; c0 += L) {
+    const int C = std::min(L, a.channels - c0);
+    const float* const x = a.x + c0 * a.x_stride;
+    float* const y = a.y + c0 * a.y_stride;
+    for (std::int64_t iy = 0; iy < a.in_h; ++iy) {
+      float* const row = buf + ((iy + a.pad_top) * pw + a.pad_left) * L;
+      for (std::int64_t x0 = 0; x0 < a.in_w; x0 += L) {
+        const int n = static_cast<int>(std::min<std::int64_t>(L, a.in_w - x0));
+        const __m256i first = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), iota);
+        __m256 r[8];
+        for (int c = 0; c < L; ++c) {
+          const float* src = x + c * a.x_stride + iy * a.in_w + x0;
+          r[c] = c >= C ? _mm256_setzero_ps() : n == L ? _mm256_loadu_ps(src) : _mm256_maskload_ps(src, first);
+        }
+        transpose8(r);
+        // All 8: a position past the row's end is zeros (masked lanes load
+        // as zero), which lands in the padding or in the next row before
+        // that row is written (the buffer has 8 positions of slack). Storing
+        // n of them compiled to a rep movsq, a fifth of the kernel.
+        for (int q = 0; q < L; ++q) _mm256_store_ps(row + (x0 + q) * L, r[q]);
+      }
+    }
+    alignas(32) float wt[isa::dwconv_interleaved_max_taps * L];
+    alignas(32) float bias[L];
+    for (int c = 0; c < L; ++c) {
+      for (std::int64_t t = 0; t < taps; ++t) wt[t * L + c] = c < C ? a.w[(c0 + c) * taps + t] : 0.0f;
+      bias[c] = c < C && a.bias ? a.bias[c0 + c] : 0.0f;
+    }
+    const __m256 b = _mm256_load_ps(bias);
+    for (std::int64_t p0 = 0; p0 < P; p0 += L) {
+      const float* in[8];
+      for (int q = 0; q < L; ++q) in[q] = buf + at[p0 + q];
+      __m256 acc[8];
+      for (int q = 0; q < L; ++q) acc[q] = b;
+#pragma GCC unroll 25
+      for (std::int64_t t = 0; t < taps; ++t) {
+        const __m256 w = _mm256_load_ps(wt + t * L);
+#pragma GCC unroll 8
+        for (int q = 0; q < L; ++q) acc[q] = _mm256_fmadd_ps(w, _mm256_load_ps(in[q] + off[t]), acc[q]);
+      }
+      if (a.clamp)
+        for (int q = 0; q < L; ++q) acc[q] = _mm256_min_ps(_mm256_max_ps(acc[q], lo), hi);
+      transpose8(acc);
+      if (p0 + L <= P) {
+        for (int c = 0; c < C; ++c) _mm256_storeu_ps(y + c * a.y_stride + p0, acc[c]);
+      } else {
+        for (int c = 0; c < C; ++c) _mm256_maskstore_ps(y + c * a.y_stride + p0, last, acc[c]);
+      }
+    }
+  }
+}
+
+template <class V = vec>
+void dwconv_interleaved(const isa::dwconv_interleaved_args& a) {
+  if (a.kh == 3 && a.kw == 3) return dwconv_interleaved_taps<9, V>(a);
+  if (a.kh == 5 && a.kw == 5) return dwconv_interleaved_taps<25, V>(a);
+  dwconv_interleaved_taps<0, V>(a);
+}
 #endif
 
 void dwconv(const isa::dwconv_args& a) {

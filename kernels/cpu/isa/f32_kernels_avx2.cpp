@@ -60,6 +60,7 @@ void f32_winograd_f4k3_output__avx2_x8(const winograd_output_args& a) { winograd
 
 void f32_dwconv__avx2_x8(const dwconv_args& a) { dwconv(a); }
 void f32_dwconv_w2__avx2_x8(const dwconv_args& a) { dwconv_w2(a); }
+void f32_dwconv_interleaved__avx2_x8(const dwconv_interleaved_args& a) { dwconv_interleaved(a); }
 
 void f32_pool__avx2_x8(const pool_args& a) { pool(a); }
 void f32_gemm_few__avx2_6x4(std::int64_t kc, const float* a, const float* b, std::int64_t b_k, std::int64_t b_j, float* c,
@@ -103,6 +104,8 @@ const table kernel_table = {
     .f32_softmax_rows = f32_softmax_rows__avx2_x8,
     .f32_dwconv = f32_dwconv__avx2_x8,
     .f32_dwconv_w2 = f32_dwconv_w2__avx2_x8,
+    .f32_dwconv_interleaved = f32_dwconv_interleaved__avx2_x8,
+    .dwconv_interleaved_lanes = 8,
     .f32_pool = f32_pool__avx2_x8,
     .f32_strided_copy = f32_strided_copy__avx2_x8,
     .f32_winograd_f4k3_input = f32_winograd_f4k3_input__avx2_x8,

@@ -165,6 +165,40 @@ struct dwconv_args : plane_window {
   float min, max;
 };
 using f32_dwconv_fn = void (*)(const dwconv_args&);
+/// Channels of a 2-D depthwise convolution, `lanes` of them at a time
+/// interleaved (isa::table::f32_dwconv_interleaved): a group's planes are
+/// transposed into `buf` (padded_h x padded_w positions of `lanes` floats,
+/// one per channel), each output position is its taps' FMAs on whole vectors
+/// of channels, and the results are transposed back into the channels'
+/// output planes. Small planes waste no lanes on row ends and pay no per-row
+/// copy or per-channel call.
+///   y[c][oh][ox] = clamp(bias[c] + sum_{i, j} w[c][i * kw + j] *
+///                        xpad[c][oh * stride_h + i * dilation_h][ox * stride_w + j * dilation_w])
+/// where xpad is x with pad_top rows and pad_left columns of zeros before it
+/// and zeros past it up to padded_h x padded_w (which must hold every tap).
+/// buf's padding must be zero on entry (fill it once per buffer); only the
+/// image part is written.
+struct dwconv_interleaved_args {
+  const float* x;                // channel 0's in_h x in_w plane
+  std::int64_t x_stride;         // floats from one channel's plane to the next
+  std::int64_t in_h, in_w;
+  int channels;                  // how many: groups of lanes, the last one of what is left
+  std::int64_t kh, kw, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
+  std::int64_t padded_h, padded_w;
+  std::int64_t out_h, out_w;
+  const float* w;  // channel c's kh x kw taps at w + c * kh * kw
+  const float* bias;  // channels floats, or null
+  bool clamp;
+  float min, max;
+  float* y;                      // channel 0's out_h x out_w plane
+  std::int64_t y_stride;
+  float* buf;                    // (padded_h * padded_w + lanes) * lanes floats, 32-byte aligned
+};
+using f32_dwconv_interleaved_fn = void (*)(const dwconv_interleaved_args&);
+/// The most taps (kh * kw) f32_dwconv_interleaved takes.
+inline constexpr std::int64_t dwconv_interleaved_max_taps = 49;
+/// The most output positions (out_h * out_w) it takes.
+inline constexpr std::int64_t dwconv_interleaved_max_positions = 4096;
 /// Floats past a row's extent that f32_dwconv_w2 may read (and ignore).
 inline constexpr std::int64_t dwconv_w2_slack = 32;
 /// One channel of a 2-D max or average pool (dilation 1 along W), read
@@ -277,6 +311,9 @@ struct table {
   // registers instead of the row being copied into two phases. Null where a
   // level has none (conv.hpp then splits the plane by phase).
   f32_dwconv_fn f32_dwconv_w2;
+  // Null where a level has none; dwconv_interleaved_lanes is its group size.
+  f32_dwconv_interleaved_fn f32_dwconv_interleaved;
+  int dwconv_interleaved_lanes;
   f32_pool_fn f32_pool;
   f32_strided_copy_fn f32_strided_copy;
   f32_winograd_input_fn f32_winograd_f4k3_input;
