@@ -23,7 +23,7 @@
 // three alternations).
 // Columns x >= out_w of each output row (wq - out_w of them) are computed and
 // dropped. W is the prepacked A of the GEMM (packed_a, blocked by
-// gemm_kc_block), in im2col's row order, which is rows' order. The tile goes
+// gemm_kc(K)), in im2col's row order, which is rows' order. The tile goes
 // to a staging buffer with the bias; copying its valid columns to Y adds a
 // residual (Y already holding Z) and clamps.
 // Work: tasks over images, chunks of positions and blocks of output
@@ -140,7 +140,7 @@ inline std::optional<layout> make_layout(const ops::detail::window_axis& h, cons
   L.slots = std::max<std::int64_t>(1, std::min<std::int64_t>(threads, G * L.chunks * L.m_blocks));
   // Each slot's staging buffer, then its gathered B panel (gather_rows): one
   // K block of nr columns, no deeper than K, in whole cache lines.
-  L.stage_elements = L.m_rows * L.chunk + (std::min(Cg * taps, gemm_kc_block) * nr + 15) / 16 * 16;
+  L.stage_elements = L.m_rows * L.chunk + (gemm_kc(Cg * taps) * nr + 15) / 16 * 16;
   return L;
 }
 
@@ -243,8 +243,8 @@ inline bool run(const layout& L, const ops::detail::window_axis& h, const ops::d
             const std::int64_t p = p0 + jr;
             return p % L.wq + nr <= L.out_w && p + nr <= L.positions;
           };
-          for (std::int64_t pc = 0; pc < K; pc += gemm_kc_block) {
-            const std::int64_t kc = std::min(gemm_kc_block, K - pc);
+          for (std::int64_t pc = 0; pc < K; pc += gemm_kc(K)) {
+            const std::int64_t kc = std::min(gemm_kc(K), K - pc);
             const bool last = pc + kc >= K;
             const float* block = wp[static_cast<std::size_t>(g)].data() + pc * a_panels * mr;
             for (std::int64_t jr = 0; jr < p1 - p0; jr += nr) {

@@ -199,7 +199,7 @@ TEST_CASE("sgemm: epilogue bias and clamp", "[gemm]") {
       for (auto [lo, hi] : {std::pair{-INFINITY, INFINITY}, std::pair{0.0f, INFINITY},
                             std::pair{-0.5f, 0.5f}})
         for (float beta : {0.0f, 0.5f})
-          for (int64_t K : {0, 13, 300}) {  // 300 > one K slice: bias and clamp only once
+          for (int64_t K : {0, 13, 300, 1100}) {  // 1100: two K blocks (gemm_kc), bias and clamp only once
             gemm_case g;
             g.M = 23, g.N = 41, g.K = K, g.beta = beta, g.tb = true;
             g.ep.bias = bias.data(), g.ep.kind = k, g.ep.min = lo, g.ep.max = hi;
@@ -235,7 +235,7 @@ TEST_CASE("sgemm: large blocks and threads equal serial", "[gemm][threads]") {
   const auto bias = random_floats(1100, 5);
   for (const isa::table* t : levels()) {
     for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{130, 65, 300},
-                           {251, 67, 520},     // more than one MC block and three K slices
+                           {251, 67, 2100},    // more than one MC block and three K blocks (gemm_kc)
                            {7, 1030, 70},      // more than one NC block, split over N
                            {300, 5, 17},       // split over M
                            {65, 130, 257},

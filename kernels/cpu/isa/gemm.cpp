@@ -17,14 +17,14 @@ namespace {
 
 using std::int64_t;
 
-// Cache blocking: an MC x KC block of A (240 x 512 floats, 480 KiB) stays in
-// L2 while the micro-kernel streams KC x nr micro-panels of B past it; NC
-// bounds the packed slice of B. Chosen by measurement (bench/gemm_bench,
-// sgemm_packed, 1 thread, Zen 4 with 32 KiB L1 and 1 MiB L2): KC 128 / 256 /
-// 384 / 512 / 768 gave cube_1024 89 / 89 / 94 / 100 / 99 GFLOP/s, and the
-// ResNet-50 shapes rose with KC up to 512 and no further; MC 120-480 made
-// no difference beyond noise.
-constexpr int64_t kc_block = gemm_kc_block;
+// Cache blocking: an MC x KC block of A (240 x KC floats) stays in L2 while
+// the micro-kernel streams KC x nr micro-panels of B past it; NC bounds the
+// packed slice of B. KC is gemm_kc(K) (sgemm.hpp): at most 1024, balanced.
+// On Zen 4 (bench/gemm_bench, sgemm_packed, 1 thread, 32 KiB L1, 1 MiB L2)
+// KC 128 / 256 / 384 / 512 / 768 gave cube_1024 89 / 89 / 94 / 100 / 99
+// GFLOP/s, the ResNet-50 shapes rose with KC up to 512; on Zen 3 (512 KiB
+// L2) fewer, deeper blocks won (sgemm.hpp). MC 120-480 made no difference
+// beyond noise.
 constexpr int64_t mc_target = 240;
 constexpr int64_t nc_target = 1024;
 // B slices up to this many floats (256 KiB) run A-panel-major (see run_block).
@@ -83,7 +83,7 @@ void pack_blocked(const operand& x, int64_t W, int64_t K, int width, int64_t pan
                   const isa::table& kernels) {
   int64_t pc = 0;
   do {
-    const int64_t kc = std::min(kc_block, K - pc);
+    const int64_t kc = std::min(gemm_kc(K), K - pc);
     pack(x, 0, W, pc, kc, width, dst + pc * panels * width, kc * width, kernels);
     pc += kc;
   } while (pc < K);
@@ -145,7 +145,7 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
     const int64_t nc = std::min(nc_block, n1 - jc);
     int64_t pc = 0;
     do {  // K == 0 still takes one pass: C = beta*C + bias
-      const int64_t kc = std::min(kc_block, g.K - pc);
+      const int64_t kc = std::min(gemm_kc(g.K), g.K - pc);
       const bool last = pc + kc >= g.K;
       // B not prepacked is packed panel by panel during the first MC block:
       // a whole panel of contiguous rows by its first tile (f32_gemm_packing,
@@ -301,7 +301,7 @@ void run_row(const problem& g, const thread_pool* pool) {
       const int64_t j0 = u * unit, n = std::min(std::min(u1, u + per_chunk) * unit, g.N) - j0;
       if (b.packed) {
         // Panels q0.. of every K block; a full-K layout is one block of K.
-        const int64_t q0 = j0 / nr, kc_max = b.blocked ? kc_block : std::max<int64_t>(g.K, 1);
+        const int64_t q0 = j0 / nr, kc_max = b.blocked ? gemm_kc(g.K) : std::max<int64_t>(g.K, 1);
         for (int64_t pc = 0; pc < g.K; pc += kc_max) {
           const int64_t kc = std::min(kc_max, g.K - pc);
           const float* block = b.blocked ? b.packed + pc * b.panels * nr : b.packed + pc * nr;
