@@ -101,6 +101,24 @@ void check_f32(const conv_case& cc, const thread_pool* pool = nullptr, double rt
   onyx::test::require_close((*r)[0], cast<float>(expect), rtol, atol);
 }
 
+// fused::Conv (no bias) with `activation` (Relu, or Clip to [lo, hi]) against
+// the reference clamped to [lo, hi].
+void check_fused(const conv_case& cc, const std::string& activation, float lo, float hi) {
+  auto xd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.x)), -1, 1, 7);
+  auto wd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.w)), -1, 1, 8);
+  std::vector<tensor> in{tensor::from(cast<float>(xd), cc.x), tensor::from(cast<float>(wd), cc.w)};
+  auto a = attrs_of(cc);
+  a.push_back(attr("activation", activation));
+  if (activation == "Clip") {
+    a.push_back(attr("activation_min", lo));
+    a.push_back(attr("activation_max", hi));
+  }
+  auto r = onyx::test::run_op<ops::fused::Conv>(in, a);
+  REQUIRE(r.ok());
+  extents ys;
+  onyx::test::require_close((*r)[0], cast<float>(reference(cc, xd, wd, {}, ys, lo, hi)), 1e-4, 1e-4);
+}
+
 }  // namespace
 
 TEST_CASE("Conv 2-D: pads, strides, dilations, groups, bias", "[conv]") {
@@ -224,24 +242,9 @@ TEST_CASE("Conv float64 and float16", "[conv]") {
 }
 
 TEST_CASE("fused::Conv applies Relu and Clip", "[conv]") {
-  conv_case cc{{1, 3, 8, 9}, {4, 3, 3, 3}, 1, {}, {}, {1, 1, 1, 1}};
-  auto xd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.x)), -1, 1, 7);
-  auto wd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.w)), -1, 1, 8);
-  std::vector<tensor> in{tensor::from(cast<float>(xd), cc.x), tensor::from(cast<float>(wd), cc.w)};
-  extents ys;
-  auto a = attrs_of(cc);
-  a.push_back(attr("activation", std::string("Relu")));
-  auto r = onyx::test::run_op<ops::fused::Conv>(in, a);
-  REQUIRE(r.ok());
-  onyx::test::require_close((*r)[0], cast<float>(reference(cc, xd, wd, {}, ys, 0.0)), 1e-4, 1e-4);
-
-  a = attrs_of(cc);
-  a.push_back(attr("activation", std::string("Clip")));
-  a.push_back(attr("activation_min", -0.5f));
-  a.push_back(attr("activation_max", 0.25f));
-  r = onyx::test::run_op<ops::fused::Conv>(in, a);
-  REQUIRE(r.ok());
-  onyx::test::require_close((*r)[0], cast<float>(reference(cc, xd, wd, {}, ys, -0.5, 0.25)), 1e-4, 1e-4);
+  const conv_case cc{{1, 3, 8, 9}, {4, 3, 3, 3}, 1, {}, {}, {1, 1, 1, 1}};
+  check_fused(cc, "Relu", 0.0f, INFINITY);
+  check_fused(cc, "Clip", -0.5f, 0.25f);
 }
 
 TEST_CASE("fused::Conv adds the residual Z before the clamp", "[conv]") {
@@ -392,16 +395,5 @@ TEST_CASE("Depthwise Conv: channels interleaved in groups, and planes too large 
     check_f32(cc, &three);
   }
   // The clamp of fused::Conv on the same kernel.
-  conv_case cc{{1, 11, 6, 7}, {11, 1, 3, 3}, 11, {}, {}, {1, 1, 1, 1}};
-  auto xd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.x)), -1, 1, 7);
-  auto wd = onyx::test::random_values<double>(static_cast<std::size_t>(element_count(cc.w)), -1, 1, 8);
-  std::vector<tensor> in{tensor::from(cast<float>(xd), cc.x), tensor::from(cast<float>(wd), cc.w)};
-  extents ys;
-  auto a = attrs_of(cc);
-  a.push_back(attr("activation", std::string("Clip")));
-  a.push_back(attr("activation_min", -0.5f));
-  a.push_back(attr("activation_max", 0.25f));
-  auto r = onyx::test::run_op<ops::fused::Conv>(in, a);
-  REQUIRE(r.ok());
-  onyx::test::require_close((*r)[0], cast<float>(reference(cc, xd, wd, {}, ys, -0.5, 0.25)), 1e-4, 1e-4);
+  check_fused({{1, 11, 6, 7}, {11, 1, 3, 3}, 11, {}, {}, {1, 1, 1, 1}}, "Clip", -0.5f, 0.25f);
 }
