@@ -395,7 +395,7 @@ inline void depthwise2d_f32(const float* x, const float* w, const float* bias, f
 /// (conv_bench, 1 thread, Zen 3), row kernel against interleaved: see
 /// bench/README.md's twenty-second stop.
 inline bool dw_interleaved_fits(const conv_geometry& g, std::int64_t L) {
-  if (!g.depthwise2d || L <= 0 || g.taps > isa::dwconv_interleaved_max_taps) return false;
+  if (!g.depthwise2d || L <= 0 || g.taps > isa::dwconv_interleaved_max_taps || g.N * g.C <= 0 || g.P <= 0) return false;
   const auto& ah = g.axes[0];
   const auto& aw = g.axes[1];
   if (ah.stride < 1 || aw.stride < 1 || ah.dilation < 1 || aw.dilation < 1) return false;

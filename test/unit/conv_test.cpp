@@ -387,6 +387,7 @@ TEST_CASE("Depthwise Conv: channels interleaved in groups, and planes too large 
       {{1, 16, 3, 2}, {16, 1, 3, 3}, 16, {}, {}, {1, 1, 1, 1}},
       {{2, 40, 6, 5}, {40, 1, 3, 3}, 40, {}, {}, {1, 1, 1, 1}, "NOTSET", false},
       {{1, 4, 70, 66}, {4, 1, 3, 3}, 4, {}, {}, {1, 1, 1, 1}},
+      {{0, 8, 7, 7}, {8, 1, 3, 3}, 8, {}, {}, {1, 1, 1, 1}},  // no images
   };
   for (const auto& cc : cases) {
     INFO("x " << to_string(cc.x) << " w " << to_string(cc.w));

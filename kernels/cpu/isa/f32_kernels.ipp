@@ -2056,6 +2056,7 @@ template <int Taps, class V = vec>
 void dwconv_interleaved_taps(const isa::dwconv_interleaved_args& a) {
   constexpr int L = 8;
   const std::int64_t taps = Taps ? Taps : a.kh * a.kw, pw = a.padded_w, P = a.out_h * a.out_w;
+  if (P <= 0 || a.channels <= 0) return;
   float* const buf = a.buf;
   const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   std::int32_t at[isa::dwconv_interleaved_max_positions + L];
