@@ -399,12 +399,7 @@ inline bool dw_interleaved_fits(const conv_geometry& g, std::int64_t L) {
   const auto& ah = g.axes[0];
   const auto& aw = g.axes[1];
   if (ah.stride < 1 || aw.stride < 1 || ah.dilation < 1 || aw.dilation < 1) return false;
-  const auto extent = [](const ops::detail::window_axis& ax) {  // plane_extent in double: no overflow
-    return std::max(static_cast<double>(ax.in) + static_cast<double>(ax.pad_begin) + static_cast<double>(ax.pad_end),
-                    (static_cast<double>(ax.out) - 1) * static_cast<double>(ax.stride) +
-                        (static_cast<double>(ax.kernel) - 1) * static_cast<double>(ax.dilation) + 1);
-  };
-  const double padded = extent(ah) * extent(aw);
+  const double padded = plane_extent_bound(ah) * plane_extent_bound(aw);
   return padded <= 64.0 * 64.0 && padded_copy_fits(padded, ah.in, aw.in) &&
          static_cast<double>(ah.out) * static_cast<double>(aw.out) <= isa::dwconv_interleaved_max_positions;
 }
@@ -425,43 +420,44 @@ inline void depthwise2d_interleaved(const float* x, const float* w, const float*
   const int L = t.dwconv_interleaved_lanes;
   const std::int64_t per_image = (g.C + L - 1) / L, groups = g.N * per_image;
   const std::int64_t slot_elements = dw_interleaved_slot(ph, pw, L);
-  const bool clamp = lo > -std::numeric_limits<float>::infinity() || hi < std::numeric_limits<float>::infinity();
+  // What every call shares; each call sets its channels, planes and buffer.
+  isa::dwconv_interleaved_args shape{};
+  shape.x_stride = g.in_size;
+  shape.in_h = ah.in;
+  shape.in_w = aw.in;
+  shape.kh = ah.kernel;
+  shape.kw = aw.kernel;
+  shape.stride_h = ah.stride;
+  shape.stride_w = aw.stride;
+  shape.dilation_h = ah.dilation;
+  shape.dilation_w = aw.dilation;
+  shape.pad_top = ah.pad_begin;
+  shape.pad_left = aw.pad_begin;
+  shape.padded_h = ph;
+  shape.padded_w = pw;
+  shape.out_h = ah.out;
+  shape.out_w = aw.out;
+  shape.clamp = lo > -std::numeric_limits<float>::infinity() || hi < std::numeric_limits<float>::infinity();
+  shape.min = lo;
+  shape.max = hi;
+  shape.y_stride = g.P;
   parallel_for(pool, slots, 1, [&](std::int64_t b, std::int64_t e) {
     for (std::int64_t slot = b; slot < e; ++slot) {
       float* const buf = scratch + slot * slot_elements;
       std::fill_n(buf, ph * pw * L, 0.0f);
       // The slot's groups, one call per image they touch.
+      isa::dwconv_interleaved_args a = shape;
+      a.buf = buf;
       for (std::int64_t gi = groups * slot / slots, ge = groups * (slot + 1) / slots; gi < ge;) {
         const std::int64_t n = gi / per_image, c0 = (gi % per_image) * L;
         const std::int64_t gn = std::min(ge, (n + 1) * per_image);  // this image's groups end
         const std::int64_t c1 = std::min(g.C, (gn - n * per_image) * L);
         gi = gn;
-        isa::dwconv_interleaved_args a{};
         a.x = x + (n * g.C + c0) * g.in_size;
-        a.x_stride = g.in_size;
-        a.in_h = ah.in;
-        a.in_w = aw.in;
         a.channels = static_cast<int>(c1 - c0);
-        a.kh = ah.kernel;
-        a.kw = aw.kernel;
-        a.stride_h = ah.stride;
-        a.stride_w = aw.stride;
-        a.dilation_h = ah.dilation;
-        a.dilation_w = aw.dilation;
-        a.pad_top = ah.pad_begin;
-        a.pad_left = aw.pad_begin;
-        a.padded_h = ph;
-        a.padded_w = pw;
-        a.out_h = ah.out;
-        a.out_w = aw.out;
         a.w = w + c0 * g.taps;
         a.bias = bias ? bias + c0 : nullptr;
-        a.clamp = clamp;
-        a.min = lo;
-        a.max = hi;
         a.y = y + (n * g.C + c0) * g.P;
-        a.y_stride = g.P;
-        a.buf = buf;
         t.f32_dwconv_interleaved(a);
       }
     }
