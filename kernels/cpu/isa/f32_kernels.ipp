@@ -1851,6 +1851,52 @@ void gemv(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std:
   for (; k < K; ++k) gemv_rows_into<1>(a + k, b + k * ldb, ldb, n, y);
 }
 
+// P panels of NV vectors side by side (isa::f32_gemv_panels_fn), n columns
+// from the first; each column one chain of FMAs in k order, as gemv's.
+template <int NV, int P>
+void gemv_panel_group(std::int64_t kc, const float* a, const float* b, std::int64_t panel_stride, std::int64_t n,
+                      float* y, bool accumulate) {
+  constexpr int NR = NV * lanes;
+  // Floats of vector v of panel p that are columns (0 past n, lanes within).
+  const auto valid = [n](int p, int v) {
+    return std::clamp<std::int64_t>(n - p * NR - v * lanes, 0, lanes);
+  };
+  vec acc[P][NV];
+  for (int p = 0; p < P; ++p)
+    for (int v = 0; v < NV; ++v) {
+      const std::int64_t c = valid(p, v);
+      acc[p][v] = !accumulate || c == 0 ? vec(0.0f)
+                  : c == lanes          ? load_vec(y + p * NR + v * lanes)
+                                        : load_first<vec>(y + p * NR + v * lanes, c, 0.0f);
+    }
+  const float* rows[P];
+  for (int p = 0; p < P; ++p) rows[p] = b + p * panel_stride;
+  for (std::int64_t k = 0; k < kc; ++k) {
+    const vec ak(a[k]);
+#pragma GCC unroll 4
+    for (int p = 0; p < P; ++p)
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) acc[p][v] = fmadd(ak, load_vec(rows[p] + k * NR + v * lanes), acc[p][v]);
+  }
+  for (int p = 0; p < P; ++p)
+    for (int v = 0; v < NV; ++v) {
+      const std::int64_t c = valid(p, v);
+      if (c == lanes) store_vec(y + p * NR + v * lanes, acc[p][v]);
+      else if (c > 0) store_first(y + p * NR + v * lanes, acc[p][v], c);
+    }
+}
+
+template <int NV>
+void gemv_panels(std::int64_t kc, const float* a, const float* b, std::int64_t panel_stride, std::int64_t n, float* y,
+                 bool accumulate) {
+  constexpr std::int64_t NR = NV * lanes;
+  for (; n > 3 * NR; n -= 4 * NR, b += 4 * panel_stride, y += 4 * NR)
+    gemv_panel_group<NV, 4>(kc, a, b, panel_stride, std::min(n, 4 * NR), y, accumulate);
+  if (n > 2 * NR) gemv_panel_group<NV, 3>(kc, a, b, panel_stride, n, y, accumulate);
+  else if (n > NR) gemv_panel_group<NV, 2>(kc, a, b, panel_stride, n, y, accumulate);
+  else if (n > 0) gemv_panel_group<NV, 1>(kc, a, b, panel_stride, n, y, accumulate);
+}
+
 // R dot products of a with rows b, b + ldb, ...: one vector of partial sums
 // per row over K, then reduced.
 template <int R>

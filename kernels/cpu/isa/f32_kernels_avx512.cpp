@@ -75,6 +75,10 @@ void f32_gemv__avx512_x16(std::int64_t K, const float* a, const float* b, std::i
                         bool accumulate) {
   gemv(K, a, b, ldb, n, y, accumulate);
 }
+void f32_gemv_panels__avx512_4x32(std::int64_t kc, const float* a, const float* b, std::int64_t panel_stride, std::int64_t n,
+                        float* y, bool accumulate) {
+  gemv_panels<2>(kc, a, b, panel_stride, n, y, accumulate);
+}
 void f32_dot_rows__avx512_x16(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y) {
   dot_rows(K, a, b, ldb, n, y);
 }
@@ -95,6 +99,7 @@ const table kernel_table = {
     .f32_gemm_pack = f32_gemm_pack__avx512_x16,
     .f32_gemm_few = f32_gemm_few__avx512_12x4,
     .f32_gemv = f32_gemv__avx512_x16,
+    .f32_gemv_panels = f32_gemv_panels__avx512_4x32,
     .f32_dot_rows = f32_dot_rows__avx512_x16,
     .f32_exp = f32_exp__avx512_x16,
     .f32_logistic = f32_logistic__avx512_x16,

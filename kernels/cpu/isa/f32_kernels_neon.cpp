@@ -76,6 +76,10 @@ void f32_gemv__neon_x4(std::int64_t K, const float* a, const float* b, std::int6
                         bool accumulate) {
   gemv(K, a, b, ldb, n, y, accumulate);
 }
+void f32_gemv_panels__neon_4x12(std::int64_t kc, const float* a, const float* b, std::int64_t panel_stride, std::int64_t n,
+                        float* y, bool accumulate) {
+  gemv_panels<3>(kc, a, b, panel_stride, n, y, accumulate);
+}
 void f32_dot_rows__neon_x4(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y) {
   dot_rows(K, a, b, ldb, n, y);
 }
@@ -96,6 +100,7 @@ const table kernel_table = {
     .f32_gemm_pack = f32_gemm_pack__neon_x4,
     .f32_gemm_few = f32_gemm_few__neon_8x4,
     .f32_gemv = f32_gemv__neon_x4,
+    .f32_gemv_panels = f32_gemv_panels__neon_4x12,
     .f32_dot_rows = f32_dot_rows__neon_x4,
     .f32_exp = f32_exp__neon_x4,
     .f32_logistic = f32_logistic__neon_x4,

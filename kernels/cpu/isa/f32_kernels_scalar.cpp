@@ -70,6 +70,10 @@ void f32_gemv__scalar_x1(std::int64_t K, const float* a, const float* b, std::in
                         bool accumulate) {
   gemv(K, a, b, ldb, n, y, accumulate);
 }
+void f32_gemv_panels__scalar_4x4(std::int64_t kc, const float* a, const float* b, std::int64_t panel_stride, std::int64_t n,
+                        float* y, bool accumulate) {
+  gemv_panels<4>(kc, a, b, panel_stride, n, y, accumulate);
+}
 void f32_dot_rows__scalar_x1(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n, float* y) {
   dot_rows(K, a, b, ldb, n, y);
 }
@@ -90,6 +94,7 @@ const table kernel_table = {
     .f32_gemm_pack = f32_gemm_pack__scalar_x1,
     .f32_gemm_few = f32_gemm_few__scalar_4x4,
     .f32_gemv = f32_gemv__scalar_x1,
+    .f32_gemv_panels = f32_gemv_panels__scalar_4x4,
     .f32_dot_rows = f32_dot_rows__scalar_x1,
     .f32_exp = f32_exp__scalar_x1,
     .f32_logistic = f32_logistic__scalar_x1,

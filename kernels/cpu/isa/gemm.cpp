@@ -306,9 +306,7 @@ void run_row(const problem& g, const thread_pool* pool) {
           const int64_t kc = std::min(kc_max, g.K - pc);
           const float* block = b.blocked ? b.packed + pc * b.panels * nr : b.packed + pc * nr;
           const int64_t panel_stride = b.blocked ? kc * nr : g.K * nr;
-          for (int64_t q = 0; q * nr < n; ++q)
-            g.kernels->f32_gemv(kc, a + pc, block + (q0 + q) * panel_stride, nr, std::min<int64_t>(nr, n - q * nr),
-                                y + q * nr, pc > 0);
+          g.kernels->f32_gemv_panels(kc, a + pc, block + q0 * panel_stride, panel_stride, n, y, pc > 0);
         }
         if (g.K == 0) std::fill(y, y + n, 0.0f);
       } else if (b.w_contiguous) {

@@ -91,6 +91,14 @@ using f32_strided_copy_fn = void (*)(const float* src, std::int64_t stride, std:
 /// caller cuts the columns. Reads nothing past column n of a row.
 using f32_gemv_fn = void (*)(std::int64_t K, const float* a, const float* b, std::int64_t ldb, std::int64_t n,
                              float* y, bool accumulate);
+/// f32_gemv over packed panels (sgemm.hpp's packed_b, one K block): n columns
+/// of consecutive panels of gemm_nr columns, kc rows of gemm_nr floats each,
+/// panel p at b + p * panel_stride (the last one zero-padded past n). The same
+/// sums as f32_gemv on each panel, but four panels are read side by side:
+/// one stream from memory was the bottleneck (a 150 MB buffer on Zen 3, one
+/// core: 8-10 GB/s as one stream, 12-17 as two to four).
+using f32_gemv_panels_fn = void (*)(std::int64_t kc, const float* a, const float* b, std::int64_t panel_stride,
+                                    std::int64_t n, float* y, bool accumulate);
 /// y[j] = sum over k < K of a[k] * b[j * ldb + k], for j < n: n dot products
 /// of a with rows of B (B stored N x K, Gemm's transB), each reduced the same
 /// way whatever n is.
@@ -292,6 +300,7 @@ struct table {
   f32_gemm_pack_fn f32_gemm_pack;
   f32_gemm_few_fn f32_gemm_few;
   f32_gemv_fn f32_gemv;
+  f32_gemv_panels_fn f32_gemv_panels;
   f32_dot_rows_fn f32_dot_rows;
   f32_unary_fn f32_exp;       // rel err < 1e-6 for normal results; gradual subnormals
   f32_unary_fn f32_logistic;  // 1 / (1 + exp(-x))
