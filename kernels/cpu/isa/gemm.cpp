@@ -280,7 +280,9 @@ void finish_row(const problem& g, const float* y, int64_t j0, int64_t n) {
 // k order whatever the split, so any thread count gives the same bits.
 // Measured on GPT-2's layers (768 x 2304 ... 3072 x 768, 1 thread, Zen 5):
 // the tile path read B at 12.6 GB/s, this one at 36 (in place) to 42
-// (panels).
+// (panels). Panels are read four at a time (f32_gemv_panels), as the in-place
+// kernels read four rows: one stream ran fc_25088_4096 (gemm_pairs, Zen 3) at
+// 0.74-0.93 of oneDNN's speed, four side by side at 1.33-1.38.
 void run_row(const problem& g, const thread_pool* pool) {
   thread_local scratch a_buffer;
   const float* a = g.a.data;
