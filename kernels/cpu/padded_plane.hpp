@@ -35,11 +35,6 @@ inline bool padded_copy_fits(double padded, std::int64_t in_h, std::int64_t in_w
   return padded <= 2.0 * static_cast<double>(in_h) * static_cast<double>(in_w) + 4096.0;
 }
 
-/// Whether a 2-D window fits the layout: dilation 1, at most 16 taps and a
-/// stride of at most 64 along W, and a plane of at most 2^40 floats (a
-/// hostile model's stride of 7e18 would overflow the layout's arithmetic;
-/// such windows take the general path) and padded_copy_fits. The bounds are
-/// computed in double.
 /// plane_extent (below) computed in double, so that a vast padding, stride or
 /// dilation cannot overflow the check that rejects it.
 inline double plane_extent_bound(const ops::detail::window_axis& ax) {
@@ -48,12 +43,17 @@ inline double plane_extent_bound(const ops::detail::window_axis& ax) {
                       (static_cast<double>(ax.kernel) - 1) * static_cast<double>(ax.dilation) + 1);
 }
 
+/// Whether a 2-D window fits the layout: dilation 1, at most 16 taps and a
+/// stride of at most 64 along W, and a plane of at most 2^40 floats (a
+/// hostile model's stride of 7e18 would overflow the layout's arithmetic;
+/// such windows take the general path) and padded_copy_fits. The bounds are
+/// computed in double.
 inline bool fits_padded_plane(const ops::detail::window_axis& ah, const ops::detail::window_axis& aw) {
   if (aw.dilation != 1 || aw.kernel > 16 || aw.stride < 1 || aw.stride > 64 || ah.stride < 1 || ah.dilation < 1)
     return false;
   const double row = (plane_extent_bound(aw) / static_cast<double>(aw.stride) + 17) * static_cast<double>(aw.stride);
-  return plane_extent_bound(ah) * row <= 1099511627776.0 &&
-         padded_copy_fits(plane_extent_bound(ah) * row, ah.in, aw.in);
+  const double plane = plane_extent_bound(ah) * row;
+  return plane <= 1099511627776.0 && padded_copy_fits(plane, ah.in, aw.in);
 }
 
 /// Positions along one axis that a padded plane covers: the padded input, or
