@@ -96,7 +96,7 @@ using f32_gemv_fn = void (*)(std::int64_t K, const float* a, const float* b, std
 /// panel p at b + p * panel_stride (the last one zero-padded past n). The same
 /// sums as f32_gemv on each panel, but four panels are read side by side:
 /// one stream from memory was the bottleneck (a 150 MB buffer on Zen 3, one
-/// core: 8-10 GB/s as one stream, 12-17 as two to four).
+/// core, five runs: 7-11 GB/s as one stream, 11-17 as two to four).
 using f32_gemv_panels_fn = void (*)(std::int64_t kc, const float* a, const float* b, std::int64_t panel_stride,
                                     std::int64_t n, float* y, bool accumulate);
 /// y[j] = sum over k < K of a[k] * b[j * ldb + k], for j < n: n dot products
