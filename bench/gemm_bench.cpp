@@ -23,6 +23,12 @@
 //                                    isa::q8_active() picks; its peak_% is of
 //                                    the FP32 peak, so 400% is where int8 pays
 //                                    (4 products per fp32 lane on VNNI)
+//   q8gemm_weights/<shape>/threads:T the same with B as a quantized layer's
+//                                    int8 weights (a rounded normal, sd 28:
+//                                    per-tensor weights whose largest value
+//                                    maps to 127), packed by q8_pack_weights,
+//                                    so with its kernel for constant weights
+//                                    (MatMulInteger's path; not conv shapes)
 // and fp32_peak/threads:T, the FMA loop of bench/fp32_peak.hpp. Counters:
 // GFLOP/s (2 M N K per call; GOP/s for int8) and peak_% (of fp32_peak at the same T).
 //
@@ -37,6 +43,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -156,6 +163,35 @@ void run_q8gemm_packed(benchmark::State& state, shape s, int threads) {
   timer.report(state, threads);
 }
 
+void run_q8gemm_weights(benchmark::State& state, shape s, int threads) {
+  const onyx::thread_pool pool(threads);
+  std::mt19937 rng(7);
+  std::normal_distribution<float> weight(0.0f, 28.0f);
+  std::vector<std::uint8_t> A(static_cast<std::size_t>(s.M * s.K)), B(static_cast<std::size_t>(s.K * s.N));
+  for (auto& v : A) v = static_cast<std::uint8_t>(rng());
+  for (auto& v : B) v = static_cast<std::uint8_t>(static_cast<std::int8_t>(std::clamp(std::nearbyint(weight(rng)), -127.0f, 127.0f)));
+  std::vector<std::int32_t> C(static_cast<std::size_t>(s.M * s.N));
+  onyx::bench::fp32_peak_gflops(threads);
+  const std::int32_t za = 128;
+  q8_operand a, b;
+  a.matrix = {A.data(), false, s.K, false};
+  b.matrix = {B.data(), true, s.N, true};
+  a.zero_point = &za;
+  const q8_panels packed = onyx::kernels::cpu::q8_pack_weights(s.K, s.N, b.matrix);
+  b.packed = &packed;
+  auto sink = [&](const q8_block& blk) {
+    for (std::int64_t r = 0; r < blk.rows; ++r)
+      std::copy_n(blk.acc + r * blk.ld, blk.cols, C.data() + (blk.i0 + r) * s.N + blk.j0);
+  };
+  const rate_timer timer(flops(s));
+  for (auto _ : state) {
+    q8_gemm(s.M, s.N, s.K, a, b, q8_sink::of(sink), &pool);
+    benchmark::DoNotOptimize(C.data());
+  }
+  state.SetLabel(packed.kernel()->name);
+  timer.report(state, threads);
+}
+
 #if defined(ONYX_BENCH_DNNL)
 void run_dnnl_sgemm(benchmark::State& state, shape s, int threads) {
   omp_set_num_threads(threads);
@@ -196,6 +232,8 @@ const bool registered = [] {
         benchmark::RegisterBenchmark(("sgemm_streamed" + suffix).c_str(), run_sgemm_packed, s, t, true)->UseRealTime();
       if (!s.trans_b)
         benchmark::RegisterBenchmark(("q8gemm_packed" + suffix).c_str(), run_q8gemm_packed, s, t)->UseRealTime();
+      if (!s.trans_b && !s.weights_are_a)
+        benchmark::RegisterBenchmark(("q8gemm_weights" + suffix).c_str(), run_q8gemm_weights, s, t)->UseRealTime();
 #if defined(ONYX_BENCH_DNNL)
       benchmark::RegisterBenchmark(("dnnl_sgemm" + suffix).c_str(), run_dnnl_sgemm, s, t)->UseRealTime();
 #endif

@@ -32,6 +32,9 @@ inline std::vector<shape> shapes() {
     s.push_back({"r50_" + std::to_string(c.hw) + "_" + std::to_string(c.k) + "x" + std::to_string(c.k) + "_" +
                      std::to_string(c.ci) + "_" + std::to_string(c.co),
                  c.co, std::int64_t{c.hw} * c.hw, std::int64_t{c.ci} * c.k * c.k, true});
+  // SqueezeNet's classifier (1x1, 512 -> 1000 channels on 13x13): more
+  // weights (2 MB) than L2 against a narrow B.
+  s.push_back({"sqz_13_1x1_512_1000", 1000, 13 * 13, 512, true});
   // BERT-base's (hidden 768) and the 6-layer encoder's (hidden 384) layers at seq 128.
   for (auto [k, n] : {std::pair{768, 768}, {768, 3072}, {3072, 768}, {384, 384}, {384, 1536}, {1536, 384}})
     s.push_back({"bert_" + std::to_string(k) + "_" + std::to_string(n), 128, n, k, false});
