@@ -133,14 +133,30 @@ void run_sgemm_packed(benchmark::State& state, shape s, int threads, bool stream
   timer->report(state, threads);
 }
 
+// Times q8_gemm of the prepared operands (int32 C copied out by the sink).
+void time_q8gemm(benchmark::State& state, const shape& s, int threads, const onyx::thread_pool& pool,
+                 const q8_operand& a, const q8_operand& b, const char* kernel) {
+  std::vector<std::int32_t> C(static_cast<std::size_t>(s.M * s.N));
+  onyx::bench::fp32_peak_gflops(threads);
+  auto sink = [&](const q8_block& blk) {
+    for (std::int64_t r = 0; r < blk.rows; ++r)
+      std::copy_n(blk.acc + r * blk.ld, blk.cols, C.data() + (blk.i0 + r) * s.N + blk.j0);
+  };
+  const rate_timer timer(flops(s));
+  for (auto _ : state) {
+    q8_gemm(s.M, s.N, s.K, a, b, q8_sink::of(sink), &pool);
+    benchmark::DoNotOptimize(C.data());
+  }
+  state.SetLabel(kernel);
+  timer.report(state, threads);
+}
+
 void run_q8gemm_packed(benchmark::State& state, shape s, int threads) {
   const onyx::thread_pool pool(threads);
   std::mt19937 rng(7);
   std::vector<std::uint8_t> A(static_cast<std::size_t>(s.M * s.K)), B(static_cast<std::size_t>(s.K * s.N));
   for (auto& v : A) v = static_cast<std::uint8_t>(rng());
   for (auto& v : B) v = static_cast<std::uint8_t>(rng());
-  std::vector<std::int32_t> C(static_cast<std::size_t>(s.M * s.N));
-  onyx::bench::fp32_peak_gflops(threads);
   const std::int32_t za = 128, zb = 3;
   q8_operand a, b;
   // the weights are A for conv shapes (W x im2col), B for the others
@@ -150,17 +166,7 @@ void run_q8gemm_packed(benchmark::State& state, shape s, int threads) {
   b.zero_point = &zb;
   q8_panels packed = s.weights_are_a ? q8_pack_a(s.M, s.K, a.matrix) : q8_pack_b(s.K, s.N, b.matrix);
   (s.weights_are_a ? a : b).packed = &packed;
-  auto sink = [&](const q8_block& blk) {
-    for (std::int64_t r = 0; r < blk.rows; ++r)
-      std::copy_n(blk.acc + r * blk.ld, blk.cols, C.data() + (blk.i0 + r) * s.N + blk.j0);
-  };
-  const rate_timer timer(flops(s));
-  for (auto _ : state) {
-    q8_gemm(s.M, s.N, s.K, a, b, q8_sink::of(sink), &pool);
-    benchmark::DoNotOptimize(C.data());
-  }
-  state.SetLabel(onyx::kernels::cpu::isa::q8_active().name);
-  timer.report(state, threads);
+  time_q8gemm(state, s, threads, pool, a, b, onyx::kernels::cpu::isa::q8_active().name);
 }
 
 void run_q8gemm_weights(benchmark::State& state, shape s, int threads) {
@@ -169,9 +175,8 @@ void run_q8gemm_weights(benchmark::State& state, shape s, int threads) {
   std::normal_distribution<float> weight(0.0f, 28.0f);
   std::vector<std::uint8_t> A(static_cast<std::size_t>(s.M * s.K)), B(static_cast<std::size_t>(s.K * s.N));
   for (auto& v : A) v = static_cast<std::uint8_t>(rng());
-  for (auto& v : B) v = static_cast<std::uint8_t>(static_cast<std::int8_t>(std::clamp(std::nearbyint(weight(rng)), -127.0f, 127.0f)));
-  std::vector<std::int32_t> C(static_cast<std::size_t>(s.M * s.N));
-  onyx::bench::fp32_peak_gflops(threads);
+  for (auto& v : B)
+    v = static_cast<std::uint8_t>(static_cast<std::int8_t>(std::clamp(std::nearbyint(weight(rng)), -127.0f, 127.0f)));
   const std::int32_t za = 128;
   q8_operand a, b;
   a.matrix = {A.data(), false, s.K, false};
@@ -179,17 +184,7 @@ void run_q8gemm_weights(benchmark::State& state, shape s, int threads) {
   a.zero_point = &za;
   const q8_panels packed = onyx::kernels::cpu::q8_pack_weights(s.K, s.N, b.matrix);
   b.packed = &packed;
-  auto sink = [&](const q8_block& blk) {
-    for (std::int64_t r = 0; r < blk.rows; ++r)
-      std::copy_n(blk.acc + r * blk.ld, blk.cols, C.data() + (blk.i0 + r) * s.N + blk.j0);
-  };
-  const rate_timer timer(flops(s));
-  for (auto _ : state) {
-    q8_gemm(s.M, s.N, s.K, a, b, q8_sink::of(sink), &pool);
-    benchmark::DoNotOptimize(C.data());
-  }
-  state.SetLabel(packed.kernel()->name);
-  timer.report(state, threads);
+  time_q8gemm(state, s, threads, pool, a, b, packed.kernel()->name);
 }
 
 #if defined(ONYX_BENCH_DNNL)
