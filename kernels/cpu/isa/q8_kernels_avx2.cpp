@@ -35,8 +35,15 @@ void u8s8_gemm__avx2_6x16(std::int64_t groups, const void* av, const void* bv, s
 
 // Four unsigned bytes of A against four signed bytes of B per int32 lane:
 // pairs into int16 (vpmaddubsw), then the two pairs into int32 against ones.
+// The ones are vpmaddwd's memory operand, not a register: 12 accumulators,
+// two B vectors, the broadcast and the product take the 16, and a 17th made
+// GCC keep accumulators on the stack (one in the loop of one group, all of
+// them in gemm_6x16's loop of two).
+alignas(32) constexpr std::int16_t k_ones16[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 [[gnu::always_inline]] inline __m256i maddubs_add(__m256i acc, __m256i a, __m256i b) {
-  return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1)));
+  __m256i pairs = _mm256_maddubs_epi16(a, b);
+  asm("vpmaddwd %1, %0, %0" : "+x"(pairs) : "m"(*reinterpret_cast<const __m256i*>(k_ones16)));
+  return _mm256_add_epi32(acc, pairs);
 }
 
 void u8s8_gemm__avx2_6x16c4(std::int64_t groups, const void* av, const void* bv, std::int32_t* c, std::int64_t ldc,

@@ -63,6 +63,9 @@ template <class MulAdd>
 
 // The tile over `groups` K groups of both kernels' panels (tile_group_6x16).
 // With `prefetch`, the next B panel's line per group is fetched as b's is read.
+// The two cases are two loops, so the row tiles that fetch nothing (all but
+// the first of each panel) do not test for it every group. Two groups an
+// iteration made GCC keep all 12 accumulators on the stack.
 template <class MulAdd>
 [[gnu::always_inline]] inline void gemm_6x16(std::int64_t groups, const void* av, const void* bv, std::int32_t* c,
                                              std::int64_t ldc, int m, int n, bool accumulate, const void* prefetch,
@@ -74,9 +77,14 @@ template <class MulAdd>
   __m256i c0[mr], c1[mr];
 #pragma GCC unroll 6
   for (int i = 0; i < mr; ++i) c0[i] = c1[i] = _mm256_setzero_si256();
-  for (std::int64_t p = 0; p < groups; ++p, a += mr * 4, b += 64) {
-    if (pf) _mm_prefetch(pf + p * 64, _MM_HINT_T0);
-    tile_group_6x16(c0, c1, a, b, mul_add);
+  std::int64_t p = 0;
+  if (pf) {
+    for (; p < groups; ++p, a += mr * 4, b += 64) {
+      _mm_prefetch(pf + p * 64, _MM_HINT_T0);
+      tile_group_6x16(c0, c1, a, b, mul_add);
+    }
+  } else {
+    for (; p < groups; ++p, a += mr * 4, b += 64) tile_group_6x16(c0, c1, a, b, mul_add);
   }
   store_tile_6x16(c0, c1, c, ldc, m, n, accumulate);
 }
