@@ -46,10 +46,65 @@ alignas(32) constexpr std::int16_t k_ones16[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
   return _mm256_add_epi32(acc, pairs);
 }
 
+// u8s8_gemm__avx2_6x16c4's loop in assembly, two K groups an iteration
+// (tile_group_6x16's steps with maddubs_add): ymm0-5 and ymm6-11 the left and
+// right halves of rows 0-5, ymm12-13 B's group, ymm14 A's broadcast, ymm15
+// the products. GCC's register allocation of the same loop moved with the
+// code around it: one accumulator on the stack with the ones in a register,
+// all twelve when it was unrolled; written out, the loop is 47 instructions
+// a group whatever GCC does. With `prefetch`, the next panel's two lines per
+// iteration (one per group, as gemm_6x16 fetches).
+#define ONYX_Q8_ROW(I, CA, CB) \
+  "vpbroadcastd \\u*24+" #I "*4(%[a]), %%ymm14\n\t" \
+  "vpmaddubsw %%ymm12, %%ymm14, %%ymm15\n\t" "vpmaddwd %[ones], %%ymm15, %%ymm15\n\t" \
+  "vpaddd %%ymm15, %%" CA ", %%" CA "\n\t" \
+  "vpmaddubsw %%ymm13, %%ymm14, %%ymm15\n\t" "vpmaddwd %[ones], %%ymm15, %%ymm15\n\t" \
+  "vpaddd %%ymm15, %%" CB ", %%" CB "\n\t"
+#define ONYX_Q8_GROUP \
+  "vmovdqu \\u*64(%[b]), %%ymm12\n\t" "vmovdqu \\u*64+32(%[b]), %%ymm13\n\t" \
+  ONYX_Q8_ROW(0, "ymm0", "ymm6") ONYX_Q8_ROW(1, "ymm1", "ymm7") ONYX_Q8_ROW(2, "ymm2", "ymm8") \
+  ONYX_Q8_ROW(3, "ymm3", "ymm9") ONYX_Q8_ROW(4, "ymm4", "ymm10") ONYX_Q8_ROW(5, "ymm5", "ymm11")
+#define ONYX_Q8_LOOP(PREFETCH) \
+  asm volatile( \
+      "vpxor %%xmm0, %%xmm0, %%xmm0\n\t" "vpxor %%xmm1, %%xmm1, %%xmm1\n\t" "vpxor %%xmm2, %%xmm2, %%xmm2\n\t" \
+      "vpxor %%xmm3, %%xmm3, %%xmm3\n\t" "vpxor %%xmm4, %%xmm4, %%xmm4\n\t" "vpxor %%xmm5, %%xmm5, %%xmm5\n\t" \
+      "vpxor %%xmm6, %%xmm6, %%xmm6\n\t" "vpxor %%xmm7, %%xmm7, %%xmm7\n\t" "vpxor %%xmm8, %%xmm8, %%xmm8\n\t" \
+      "vpxor %%xmm9, %%xmm9, %%xmm9\n\t" "vpxor %%xmm10, %%xmm10, %%xmm10\n\t" "vpxor %%xmm11, %%xmm11, %%xmm11\n\t" \
+      "test %[n], %[n]\n\t" "jz 2f\n\t" \
+      "1:\n\t" PREFETCH ".irp u,0,1\n\t" ONYX_Q8_GROUP ".endr\n\t" \
+      "add $48, %[a]\n\t" "add $128, %[b]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" \
+      "2:\n\t" "test %[odd], %[odd]\n\t" "jz 3f\n\t" ".irp u,0\n\t" ONYX_Q8_GROUP ".endr\n\t" "3:\n\t" \
+      "vmovdqa %%ymm0, (%[t])\n\t" "vmovdqa %%ymm1, 32(%[t])\n\t" "vmovdqa %%ymm2, 64(%[t])\n\t" \
+      "vmovdqa %%ymm3, 96(%[t])\n\t" "vmovdqa %%ymm4, 128(%[t])\n\t" "vmovdqa %%ymm5, 160(%[t])\n\t" \
+      "vmovdqa %%ymm6, 192(%[t])\n\t" "vmovdqa %%ymm7, 224(%[t])\n\t" "vmovdqa %%ymm8, 256(%[t])\n\t" \
+      "vmovdqa %%ymm9, 288(%[t])\n\t" "vmovdqa %%ymm10, 320(%[t])\n\t" "vmovdqa %%ymm11, 352(%[t])\n\t" \
+      : [a] "+r"(a), [b] "+r"(b), [n] "+r"(pairs), [pf] "+r"(pf) \
+      : [odd] "r"(groups & 1), [t] "r"(t), [ones] "m"(*reinterpret_cast<const __m256i*>(k_ones16)) \
+      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", \
+        "xmm13", "xmm14", "xmm15", "memory", "cc")
+
 void u8s8_gemm__avx2_6x16c4(std::int64_t groups, const void* av, const void* bv, std::int32_t* c, std::int64_t ldc,
                             int m, int n, bool accumulate, const void* prefetch) {
-  gemm_6x16(groups, av, bv, c, ldc, m, n, accumulate, prefetch, maddubs_add);
+  const auto* a = static_cast<const std::uint8_t*>(av);
+  const auto* b = static_cast<const std::uint8_t*>(bv);
+  const char* pf = static_cast<const char*>(prefetch);
+  std::int64_t pairs = groups / 2;
+  alignas(32) std::int32_t t[12 * 8];  // c0[0..5], then c1[0..5]
+  if (pf)
+    ONYX_Q8_LOOP("prefetcht0 (%[pf])\n\t" "prefetcht0 64(%[pf])\n\t" "add $128, %[pf]\n\t");
+  else
+    ONYX_Q8_LOOP("");
+  __m256i c0[6], c1[6];
+#pragma GCC unroll 6
+  for (int i = 0; i < 6; ++i) {
+    c0[i] = _mm256_load_si256(reinterpret_cast<const __m256i*>(t + i * 8));
+    c1[i] = _mm256_load_si256(reinterpret_cast<const __m256i*>(t + (6 + i) * 8));
+  }
+  store_tile_6x16(c0, c1, c, ldc, m, n, accumulate);
 }
+#undef ONYX_Q8_LOOP
+#undef ONYX_Q8_GROUP
+#undef ONYX_Q8_ROW
 
 // The fixes of one panel (q8.hpp, q8_fixup_fn) added to the int32 tile at c:
 // each one group of the tile's own loop, all of them summed in registers and
