@@ -265,6 +265,9 @@ void gemm_pack(const float* src, std::int64_t ld, bool w_contiguous, std::int64_
 // its C++ loop through a one-Conv session (Winograd), the C++ loop took 1.36x
 // as long on a 512-channel 7x7 map, 1.28x on 64 -> 96 channels at 28x28, and
 // the same on 256 channels at 14x14 (whole 16-tile blocks, no narrow tile).
+
+// k steps per iteration of the assembly loops (ONYX_STEPS below).
+inline constexpr int avx2_loop_steps = 8;
 // What avx2_tile_full's epilogue reads (byte offsets as its assembly uses them).
 struct avx2_epilogue {
   std::int64_t ldc_bytes;   // 0
@@ -272,7 +275,7 @@ struct avx2_epilogue {
   const float* col_bias;    // 16, or null
   float lo, hi;             // 24, 28
   std::int64_t flags;       // 32: 1 adds C, 2 clamps
-  std::int64_t rest;        // 40: kc % 8
+  std::int64_t rest;        // 40: kc % avx2_loop_steps
 };
 #if defined(__x86_64__) && defined(__AVX2__) && defined(__FMA__) && !defined(__AVX512F__)
 // The narrow tile (NV = 1) has the loop on packed B only.
@@ -315,6 +318,10 @@ constexpr bool avx2_asm_tile =
   "vmovups %%ymm13, \\u*64+32(%[bo])\n\t" \
   "prefetcht0 124(%[b])\n\t" \
   "add %[ldb], %[b]\n\t"
+// The steps of one iteration of the loops below (avx2_loop_steps of them;
+// each loop's pointer increments are that many steps' bytes: A 24 a step, B
+// 64, or 32 for the narrow tile).
+#define ONYX_STEPS ".irp u,0,1,2,3,4,5,6,7\n\t"
 #define ONYX_PREFETCH_A \
   "prefetcht0 3072(%[a])\n\t" \
   "prefetcht0 3136(%[a])\n\t" \
@@ -344,13 +351,13 @@ constexpr bool avx2_asm_tile =
   "xmm13", "xmm14", "xmm15", "memory", "cc"
 // The loop over packed B, with the next panel fetched (NB) or not.
 #define ONYX_PACKED_LOOP(ROWS, NB) \
-  asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A NB ".irp u,0,1,2,3,4,5,6,7\n\t" ONYX_B_PACKED ROWS ".endr\n\t" \
+  asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A NB ONYX_STEPS ONYX_B_PACKED ROWS ".endr\n\t" \
                "add $192, %[a]\n\t" "add $512, %[b]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" ONYX_STORE \
                : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [nb] "+r"(next_b) : [c] "r"(c) : ONYX_CLOBBERS)
 // The narrow tile's loop over packed B (8 floats a step; the next panel's
 // four lines an iteration of eight steps).
 #define ONYX_PACKED_LOOP1(ROWS, NB) \
-  asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A NB ".irp u,0,1,2,3,4,5,6,7\n\t" "vmovups \\u*32(%[b]), %%ymm12\n\t" ROWS \
+  asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A NB ONYX_STEPS "vmovups \\u*32(%[b]), %%ymm12\n\t" ROWS \
                ".endr\n\t" "add $192, %[a]\n\t" "add $256, %[b]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" ONYX_STORE \
                : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [nb] "+r"(next_b) : [c] "r"(c) : ONYX_CLOBBERS)
 #define ONYX_PREFETCH_NEXT_B1 \
@@ -361,7 +368,7 @@ constexpr bool avx2_asm_tile =
   "add $256, %[nb]\n\t"
 // The loop over raw B, packing it to b_out.
 #define ONYX_PACKING_LOOP(ROWS) \
-  asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A ".irp u,0,1,2,3,4,5,6,7\n\t" ONYX_B_RAW ROWS ".endr\n\t" \
+  asm volatile(ONYX_ZERO "1:\n\t" ONYX_PREFETCH_A ONYX_STEPS ONYX_B_RAW ROWS ".endr\n\t" \
                "add $192, %[a]\n\t" "add $512, %[bo]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" ONYX_STORE \
                : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [bo] "+r"(b_out) \
                : [c] "r"(c), [ldb] "r"(ldb_bytes) : ONYX_CLOBBERS)
@@ -415,21 +422,21 @@ constexpr bool avx2_asm_tile =
   "mov 40(%[ep]), %[n]\n\t" "test %[n], %[n]\n\t" "jz 7f\n\t" \
   "2:\n\t" ".irp u,0\n\t" STEP "dec %[n]\n\t" "jnz 2b\n\t" "7:\n\t"
 #define ONYX_FULL_PACKED(ROWS, NB, EACH) \
-  asm volatile(ONYX_ZERO "test %[n], %[n]\n\t" "jz 9f\n\t" "1:\n\t" ONYX_PREFETCH_A NB ".irp u,0,1,2,3,4,5,6,7\n\t" ONYX_B_PACKED ROWS ".endr\n\t" \
+  asm volatile(ONYX_ZERO "test %[n], %[n]\n\t" "jz 9f\n\t" "1:\n\t" ONYX_PREFETCH_A NB ONYX_STEPS ONYX_B_PACKED ROWS ".endr\n\t" \
                "add $192, %[a]\n\t" "add $512, %[b]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" "9:\n\t" \
                ONYX_REST(ONYX_B_PACKED ROWS ".endr\n\t" "add $24, %[a]\n\t" "add $64, %[b]\n\t") \
                ONYX_EPILOGUE(EACH, , ONYX_LOAD_CB) \
                : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [nb] "+r"(next_b) : [c] "r"(c), [ep] "r"(&ep) \
                : ONYX_CLOBBERS)
 #define ONYX_FULL_PACKED1(ROWS, NB, EACH) \
-  asm volatile(ONYX_ZERO "test %[n], %[n]\n\t" "jz 9f\n\t" "1:\n\t" ONYX_PREFETCH_A NB ".irp u,0,1,2,3,4,5,6,7\n\t" "vmovups \\u*32(%[b]), %%ymm12\n\t" ROWS \
+  asm volatile(ONYX_ZERO "test %[n], %[n]\n\t" "jz 9f\n\t" "1:\n\t" ONYX_PREFETCH_A NB ONYX_STEPS "vmovups \\u*32(%[b]), %%ymm12\n\t" ROWS \
                ".endr\n\t" "add $192, %[a]\n\t" "add $256, %[b]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" "9:\n\t" \
                ONYX_REST("vmovups (%[b]), %%ymm12\n\t" ROWS ".endr\n\t" "add $24, %[a]\n\t" "add $32, %[b]\n\t") \
                ONYX_EPILOGUE(EACH, 1, ONYX_LOAD_CB1) \
                : [a] "+r"(a), [b] "+r"(b), [n] "+r"(groups), [nb] "+r"(next_b) : [c] "r"(c), [ep] "r"(&ep) \
                : ONYX_CLOBBERS)
 #define ONYX_FULL_PACKING(ROWS, EACH) \
-  asm volatile(ONYX_ZERO "test %[n], %[n]\n\t" "jz 9f\n\t" "1:\n\t" ONYX_PREFETCH_A ".irp u,0,1,2,3,4,5,6,7\n\t" ONYX_B_RAW ROWS ".endr\n\t" \
+  asm volatile(ONYX_ZERO "test %[n], %[n]\n\t" "jz 9f\n\t" "1:\n\t" ONYX_PREFETCH_A ONYX_STEPS ONYX_B_RAW ROWS ".endr\n\t" \
                "add $192, %[a]\n\t" "add $512, %[bo]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" "9:\n\t" \
                ONYX_REST(ONYX_B_RAW ROWS ".endr\n\t" "add $24, %[a]\n\t" "add $64, %[bo]\n\t") \
                ONYX_EPILOGUE(EACH, , ONYX_LOAD_CB) \
@@ -441,7 +448,7 @@ template <int MR, int NV, bool PackB>
 [[gnu::always_inline]] inline void avx2_tile_full(std::int64_t kc, const float* a, const float* b, std::int64_t ldb,
                                                   float* b_out, const float* next_b, float* c,
                                                   const avx2_epilogue& ep) {
-  std::int64_t groups = kc / 8;
+  std::int64_t groups = kc / avx2_loop_steps;
   if constexpr (NV == 1) {
     if (next_b) {
       if constexpr (MR == 6) ONYX_FULL_PACKED1(ONYX_ROWS1_6, ONYX_PREFETCH_NEXT_B1, ONYX_EACH1_6);
@@ -468,10 +475,10 @@ template <int MR, int NV, bool PackB>
   }
 }
 
-// The first 8 * groups steps (groups >= 1) of an MR-row tile from zero into
-// acc; a, b (and b_out) advanced past them. Packed B: next_b (or null) is the
-// next B panel, fetched a line a step. PackB: B's rows ldb floats apart,
-// copied to b_out as they are read.
+// The first avx2_loop_steps * groups steps (groups >= 1) of an MR-row tile
+// from zero into acc; a, b (and b_out) advanced past them. Packed B: next_b
+// (or null) is the next B panel, fetched a line a step. PackB: B's rows ldb
+// floats apart, copied to b_out as they are read.
 template <int MR, int NV, bool PackB>
 [[gnu::always_inline]] inline void avx2_tile_groups(std::int64_t groups, const float*& a, const float*& b,
                                                     std::int64_t ldb, float*& b_out, const float* next_b,
@@ -519,6 +526,7 @@ template <int MR, int NV, bool PackB>
 #undef ONYX_B_PACKED
 #undef ONYX_B_RAW
 #undef ONYX_PREFETCH_A
+#undef ONYX_STEPS
 #undef ONYX_PREFETCH_NEXT_B
 #undef ONYX_ZERO
 #undef ONYX_STORE
@@ -594,13 +602,13 @@ void gemm_tile(std::int64_t kc, const float* a, const float* b, float* c, std::i
     if constexpr (avx2_asm_tile<MR, NV, AS, PackB>) {
       if (kc >= 4 && m == MR && n == NR && p.alpha == 1.0f && (p.beta == 0.0f || p.beta == 1.0f)) {
         const avx2_epilogue ep{ldc * static_cast<std::int64_t>(sizeof(float)), p.row_bias, p.col_bias, p.min, p.max,
-                               (p.beta != 0.0f ? 1 : 0) | (p.clamp ? 2 : 0), kc % 8};
+                               (p.beta != 0.0f ? 1 : 0) | (p.clamp ? 2 : 0), kc % avx2_loop_steps};
         avx2_tile_full<MR, NV, PackB>(kc, a, b, ldb, b_out, next_b, c, ep);
         return;
       }
-      if (const std::int64_t groups = kc / 8; groups > 0) {
+      if (const std::int64_t groups = kc / avx2_loop_steps; groups > 0) {
         avx2_tile_groups<MR, NV, PackB>(groups, a, b, ldb, b_out, next_b, acc);
-        k = groups * 8;
+        k = groups * avx2_loop_steps;
         if (next_b) next_b += k * NR;
       }
     }

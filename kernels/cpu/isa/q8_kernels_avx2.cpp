@@ -74,10 +74,10 @@ alignas(32) constexpr std::int16_t k_ones16[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
       "1:\n\t" PREFETCH ".irp u,0,1\n\t" ONYX_Q8_GROUP ".endr\n\t" \
       "add $48, %[a]\n\t" "add $128, %[b]\n\t" "dec %[n]\n\t" "jnz 1b\n\t" \
       "2:\n\t" "test %[odd], %[odd]\n\t" "jz 3f\n\t" ".irp u,0\n\t" ONYX_Q8_GROUP ".endr\n\t" "3:\n\t" \
-      "vmovdqa %%ymm0, (%[t])\n\t" "vmovdqa %%ymm1, 32(%[t])\n\t" "vmovdqa %%ymm2, 64(%[t])\n\t" \
-      "vmovdqa %%ymm3, 96(%[t])\n\t" "vmovdqa %%ymm4, 128(%[t])\n\t" "vmovdqa %%ymm5, 160(%[t])\n\t" \
-      "vmovdqa %%ymm6, 192(%[t])\n\t" "vmovdqa %%ymm7, 224(%[t])\n\t" "vmovdqa %%ymm8, 256(%[t])\n\t" \
-      "vmovdqa %%ymm9, 288(%[t])\n\t" "vmovdqa %%ymm10, 320(%[t])\n\t" "vmovdqa %%ymm11, 352(%[t])\n\t" \
+      "vmovdqa %%ymm0, (%[t])\n\t" "vmovdqa %%ymm6, 32(%[t])\n\t" "vmovdqa %%ymm1, 64(%[t])\n\t" \
+      "vmovdqa %%ymm7, 96(%[t])\n\t" "vmovdqa %%ymm2, 128(%[t])\n\t" "vmovdqa %%ymm8, 160(%[t])\n\t" \
+      "vmovdqa %%ymm3, 192(%[t])\n\t" "vmovdqa %%ymm9, 224(%[t])\n\t" "vmovdqa %%ymm4, 256(%[t])\n\t" \
+      "vmovdqa %%ymm10, 288(%[t])\n\t" "vmovdqa %%ymm5, 320(%[t])\n\t" "vmovdqa %%ymm11, 352(%[t])\n\t" \
       : [a] "+r"(a), [b] "+r"(b), [n] "+r"(pairs), [pf] "+r"(pf) \
       : [odd] "r"(groups & 1), [t] "r"(t), [ones] "m"(*reinterpret_cast<const __m256i*>(k_ones16)) \
       : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", \
@@ -89,18 +89,12 @@ void u8s8_gemm__avx2_6x16c4(std::int64_t groups, const void* av, const void* bv,
   const auto* b = static_cast<const std::uint8_t*>(bv);
   const char* pf = static_cast<const char*>(prefetch);
   std::int64_t pairs = groups / 2;
-  alignas(32) std::int32_t t[12 * 8];  // c0[0..5], then c1[0..5]
+  alignas(32) std::int32_t t[6][16];  // row i: ymm i, then ymm 6 + i
   if (pf)
     ONYX_Q8_LOOP("prefetcht0 (%[pf])\n\t" "prefetcht0 64(%[pf])\n\t" "add $128, %[pf]\n\t");
   else
     ONYX_Q8_LOOP("");
-  __m256i c0[6], c1[6];
-#pragma GCC unroll 6
-  for (int i = 0; i < 6; ++i) {
-    c0[i] = _mm256_load_si256(reinterpret_cast<const __m256i*>(t + i * 8));
-    c1[i] = _mm256_load_si256(reinterpret_cast<const __m256i*>(t + (6 + i) * 8));
-  }
-  store_tile_6x16(c0, c1, c, ldc, m, n, accumulate);
+  store_tile_6x16(t, c, ldc, m, n, accumulate);
 }
 #undef ONYX_Q8_LOOP
 #undef ONYX_Q8_GROUP

@@ -3,19 +3,10 @@
 // products into the accumulators. Included into each kernel's TU, so it takes
 // that TU's flags and namespace.
 
-// The tile out of its 12 ymm accumulators into the top-left m x n of c (row
-// stride ldc), added to what is there when `accumulate`. The registers leave
-// by constant indices only: indexing c0/c1 by the runtime m made GCC keep
-// them on the stack, loaded and stored on every step of the kernel's loop.
-[[gnu::always_inline]] inline void store_tile_6x16(const __m256i (&c0)[6], const __m256i (&c1)[6], std::int32_t* c,
+// The tile from an aligned array (row i at tile[i]) into the top-left m x n
+// of c (row stride ldc), added to what is there when `accumulate`.
+[[gnu::always_inline]] inline void store_tile_6x16(const std::int32_t (&tile)[6][16], std::int32_t* c,
                                                    std::int64_t ldc, int m, int n, bool accumulate) {
-  constexpr int mr = 6;
-  alignas(32) std::int32_t tile[mr][16];
-#pragma GCC unroll 6
-  for (int i = 0; i < mr; ++i) {
-    _mm256_store_si256(reinterpret_cast<__m256i*>(tile[i]), c0[i]);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(tile[i] + 8), c1[i]);
-  }
   const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   const __m256i mask0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
   const __m256i mask1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - 8), lane);
@@ -41,6 +32,20 @@
       if (n > 8) _mm256_maskstore_epi32(row + 8, mask1, t1);
     }
   }
+}
+// The same from the 12 ymm accumulators (c0[i] | c1[i] is row i). The
+// registers leave by constant indices only: indexing c0/c1 by the runtime m
+// made GCC keep them on the stack, loaded and stored on every step of the
+// kernel's loop.
+[[gnu::always_inline]] inline void store_tile_6x16(const __m256i (&c0)[6], const __m256i (&c1)[6], std::int32_t* c,
+                                                   std::int64_t ldc, int m, int n, bool accumulate) {
+  alignas(32) std::int32_t tile[6][16];
+#pragma GCC unroll 6
+  for (int i = 0; i < 6; ++i) {
+    _mm256_store_si256(reinterpret_cast<__m256i*>(tile[i]), c0[i]);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(tile[i] + 8), c1[i]);
+  }
+  store_tile_6x16(tile, c, ldc, m, n, accumulate);
 }
 
 // One K group of the tile: 4 bytes of each of A's 6 rows (two int16 or four
