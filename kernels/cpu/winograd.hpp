@@ -9,9 +9,9 @@
 // patches) and Y = A^T M A. That is 36 multiply-adds per Cin x Cout pair per
 // 16 outputs instead of 144: 4x fewer FLOPs, for two cheap transforms.
 //
-// Work: tiles (over images, then rows, then columns) are cut in blocks of nb
-// tiles (nb = the width of the micro-kernel used, gemm_nr or, where that
-// wastes less on a partial block, gemm_narrow_nr; so V[xi] of a block is
+// Work: tiles (over images, then rows, then columns) are cut in blocks as
+// wide as the micro-kernel (gemm_nr; a range's last block of at most
+// gemm_narrow_nr tiles, gemm_narrow_nr: block_width), so V[xi] of a block is
 // exactly one packed B panel and the GEMM runs the micro-kernel straight on
 // it, with no packing). A 14x14 map has 16 tiles: half a 32-wide panel.
 // For each block: the input transform writes V (36 x Cin x nb, per thread),
@@ -122,12 +122,22 @@ struct shape {
   int64_t N, C, M, H, W, out_h, out_w, pad_top, pad_left;
 };
 
-/// The block width for `tiles` tiles: the narrow micro-kernel's where it
-/// computes fewer padded columns.
-inline int64_t block_width(int64_t tiles, const isa::table& kernels) {
-  const auto round_up = [](int64_t v, int64_t m) { return (v + m - 1) / m * m; };
-  return round_up(tiles, kernels.gemm_narrow_nr) < round_up(tiles, kernels.gemm_nr) ? kernels.gemm_narrow_nr
-                                                                                      : kernels.gemm_nr;
+/// The width of a block of `count` tiles (at most gemm_nr): the narrow
+/// micro-kernel's where they fit in it (a range's last few tiles), else the
+/// full one's. Blocks before a range's last are full. Running every block
+/// narrow to pad fewer columns (as the whole range's width once was: a
+/// 56x56 map's 196 tiles in 25 blocks of 8 rather than 13 of 16) left the
+/// 6x8 tile's six accumulators short of the eight that keep AVX2's two FMA
+/// pipes busy, and read the weights twice as often per FLOP.
+inline int64_t block_width(int64_t count, const isa::table& kernels) {
+  return count <= kernels.gemm_narrow_nr ? kernels.gemm_narrow_nr : kernels.gemm_nr;
+}
+
+/// GEMM columns computed for a range of `tiles` tiles: whole blocks, then
+/// the last one at its width.
+inline int64_t padded_columns(int64_t tiles, const isa::table& kernels) {
+  const int64_t rest = tiles % kernels.gemm_nr;
+  return tiles - rest + (rest ? block_width(rest, kernels) : 0);
 }
 
 /// Estimated speed-up over im2col + GEMM for this shape: GEMM work, counted
@@ -144,7 +154,7 @@ inline double gain(const shape& s, const isa::table& kernels = isa::active()) {
   // as 36 * (16 / M + 12 / C) more columns (a transform element is ~16 vector
   // operations per output channel and ~12 per input channel).
   const double per_tile = 36.0 * (1.0 + 16.0 / static_cast<double>(s.M) + 12.0 / static_cast<double>(s.C));
-  const double wino = per_tile * static_cast<double>(round_up(tiles, block_width(tiles, kernels)));
+  const double wino = per_tile * static_cast<double>(padded_columns(tiles, kernels));
   return direct / wino;
 }
 
@@ -152,7 +162,7 @@ inline double gain(const shape& s, const isa::table& kernels = isa::active()) {
 struct plan {
   shape s{};
   int64_t tiles_w = 0, tiles_per_image = 0, tiles = 0;
-  int64_t nb = 0, blocks = 0;
+  int64_t nb = 0, blocks = 0;  // the widest block; blocks of nb tiles over the whole map (phased)
   int64_t m_panels = 0;  // output channels in whole mr panels
   int64_t mblock = 0;    // output channels per slice of M (a multiple of mr, or all of them)
   bool phased = false;   // few tiles per thread: each block in three parallel phases
@@ -184,7 +194,8 @@ inline plan make_plan(const shape& s, int64_t threads, const isa::table& kernels
   p.phased = threads > 1 && (per_slot <= kernels.gemm_narrow_nr / 2 ||
                              block_width(per_slot, kernels) < block_width(p.tiles, kernels));
   p.slots = p.phased ? 1 : std::max<int64_t>(1, std::min(threads, p.tiles));
-  p.nb = block_width(p.phased ? p.tiles : (p.tiles + p.slots - 1) / p.slots, kernels);
+  p.nb = block_width(std::min<int64_t>(p.phased ? p.tiles : (p.tiles + p.slots - 1) / p.slots, kernels.gemm_nr),
+                     kernels);
   p.blocks = (p.tiles + p.nb - 1) / p.nb;
   if (p.phased) {
     p.mblock = p.m_panels * mr;  // all of M: the products of one xi write all its rows
@@ -205,12 +216,11 @@ inline plan make_plan(const shape& s, int64_t threads, const isa::table& kernels
 inline void run(const plan& p, const weights& u, const float* x, const float* bias, float lo, float hi,
                 float* y, float* scratch, const thread_pool* pool, const isa::table& kernels = isa::active()) {
   const shape& s = p.s;
-  const int64_t nr = p.nb, mr = kernels.gemm_mr;
-  const isa::f32_gemm_fn gemm = nr == kernels.gemm_nr ? kernels.f32_gemm : kernels.f32_gemm_narrow;
+  const int64_t mr = kernels.gemm_mr;
   const bool clamp = lo > -std::numeric_limits<float>::infinity() || hi < std::numeric_limits<float>::infinity();
-  const int64_t xi_stride = s.C * p.nb;
-  // The input transform of tiles [first, first + count) into v.
-  const auto input_args = [&](int64_t first, int64_t count, float* v) {
+  // The input transform of tiles [first, first + count) into v, a block nb
+  // wide (V[xi] at v + xi * C * nb).
+  const auto input_args = [&](int64_t first, int64_t count, int64_t nb, float* v) {
     isa::winograd_input_args in{};
     in.x = x;
     in.channels = s.C;
@@ -223,30 +233,32 @@ inline void run(const plan& p, const weights& u, const float* x, const float* bi
     in.tiles_per_image = p.tiles_per_image;
     in.first_tile = first;
     in.tiles = count;
-    in.nb = p.nb;
-    in.panel = nr;
+    in.nb = nb;
+    in.panel = nb;
     in.v = v;
-    in.xi_stride = xi_stride;
+    in.xi_stride = s.C * nb;
     return in;
   };
-  // M[xi]'s rows [m0, m0 + rows) = U[xi]'s rows times V[xi] (V at v), into
-  // mx (row r at mx + r * nb).
-  const auto multiply = [&](int xi, const float* v, float* mx, int64_t m0, int64_t rows) {
+  // M[xi]'s rows [m0, m0 + rows) = U[xi]'s rows times V[xi] (V at v, a
+  // block nb wide: one panel of the kernel that width picks), into mx (row r
+  // at mx + r * nb).
+  const auto multiply = [&](int xi, const float* v, int64_t nb, float* mx, int64_t m0, int64_t rows) {
     const isa::f32_gemm_params params;
+    const isa::f32_gemm_fn gemm = nb == kernels.gemm_nr ? kernels.f32_gemm : kernels.f32_gemm_narrow;
     const float* a = u.at(xi);
-    const float* vb = v + xi * xi_stride;
+    const float* vb = v + xi * s.C * nb;
     for (int64_t i = 0; i < rows; i += mr)
-      for (int64_t j = 0; j < p.nb; j += nr)
-        gemm(s.C, a + (m0 + i) * s.C, vb + j * s.C, mx + i * p.nb + j, p.nb,
-             static_cast<int>(std::min<int64_t>(mr, rows - i)), static_cast<int>(nr), params);
+      gemm(s.C, a + (m0 + i) * s.C, vb, mx + i * nb, nb, static_cast<int>(std::min<int64_t>(mr, rows - i)),
+           static_cast<int>(nb), params);
   };
   // Y's output channels [m0, m0 + rows) of tiles [first, first + count) from
   // M: row r of M[xi] at m + xi * m_xi + r * nb.
-  const auto output = [&](int64_t first, int64_t count, const float* m, int64_t m_xi, int64_t m0, int64_t rows) {
+  const auto output = [&](int64_t first, int64_t count, int64_t nb, const float* m, int64_t m_xi, int64_t m0,
+                          int64_t rows) {
     isa::winograd_output_args out{};
     out.m = m;
     out.rows = rows;
-    out.nb = p.nb;
+    out.nb = nb;
     out.xi_stride = m_xi;
     out.tiles_w = p.tiles_w;
     out.tiles_per_image = p.tiles_per_image;
@@ -264,11 +276,11 @@ inline void run(const plan& p, const weights& u, const float* x, const float* bi
   };
   // All output channels of those tiles from their V, a slice of mblock rows
   // at a time through M in m.
-  const auto product = [&](int64_t first, int64_t count, const float* v, float* m) {
+  const auto product = [&](int64_t first, int64_t count, int64_t nb, const float* v, float* m) {
     for (int64_t m0 = 0; m0 < s.M; m0 += p.mblock) {
       const int64_t rows = std::min(p.mblock, s.M - m0);
-      for (int xi = 0; xi < 36; ++xi) multiply(xi, v, m + xi * p.mblock * p.nb, m0, rows);
-      output(first, count, m, p.mblock * p.nb, m0, rows);
+      for (int xi = 0; xi < 36; ++xi) multiply(xi, v, nb, m + xi * p.mblock * nb, m0, rows);
+      output(first, count, nb, m, p.mblock * nb, m0, rows);
     }
   };
   if (p.phased) {
@@ -279,23 +291,23 @@ inline void run(const plan& p, const weights& u, const float* x, const float* bi
     // thread at 14x14.
     float* v = scratch;
     float* m = scratch + p.v_elements;
-    const int64_t m_xi = p.mblock * p.nb;
     for (int64_t block = 0; block < p.blocks; ++block) {
       const int64_t first = block * p.nb, count = std::min(p.nb, p.tiles - first);
+      const int64_t nb = block_width(count, kernels), m_xi = p.mblock * nb;
       parallel_for(pool, s.C, grain_for(36 * 16 * count), [&](int64_t c0, int64_t c1) {
-        isa::winograd_input_args in = input_args(first, count, v);
-        // One panel per block (nr == nb): channel c of V starts at c * nb,
-        // so a range of channels is X and V moved by c0 channels.
+        isa::winograd_input_args in = input_args(first, count, nb, v);
+        // One panel per block: channel c of V starts at c * nb, so a range
+        // of channels is X and V moved by c0 channels.
         in.x = x + c0 * s.H * s.W;
         in.channels = c1 - c0;
-        in.v = v + c0 * p.nb;
+        in.v = v + c0 * nb;
         kernels.f32_winograd_f4k3_input(in);
       });
       parallel_for(pool, 36, 1, [&](int64_t b, int64_t e) {
-        for (int64_t xi = b; xi < e; ++xi) multiply(static_cast<int>(xi), v, m + xi * m_xi, 0, s.M);
+        for (int64_t xi = b; xi < e; ++xi) multiply(static_cast<int>(xi), v, nb, m + xi * m_xi, 0, s.M);
       });
       parallel_for(pool, s.M, grain_for(36 * 8 * count), [&](int64_t r0, int64_t r1) {
-        output(first, count, m + r0 * p.nb, m_xi, r0, r1 - r0);
+        output(first, count, nb, m + r0 * nb, m_xi, r0, r1 - r0);
       });
     }
     return;
@@ -306,9 +318,9 @@ inline void run(const plan& p, const weights& u, const float* x, const float* bi
       float* m = v + p.v_elements;
       const int64_t end = p.tiles * (slot + 1) / p.slots;
       for (int64_t first = p.tiles * slot / p.slots; first < end; first += p.nb) {
-        const int64_t count = std::min(p.nb, end - first);
-        kernels.f32_winograd_f4k3_input(input_args(first, count, v));
-        product(first, count, v, m);
+        const int64_t count = std::min(p.nb, end - first), nb = block_width(count, kernels);
+        kernels.f32_winograd_f4k3_input(input_args(first, count, nb, v));
+        product(first, count, nb, v, m);
       }
     }
   });
