@@ -1727,8 +1727,8 @@ V load_first(const float* p, std::int64_t n, float fill) {
 // --- GEMM, a few columns (isa::f32_gemm_few_fn) -----------------------------
 //
 // Column j of the tile accumulates in RV vectors over the MR rows of the A
-// panel, times b(k, j) broadcast; even and odd k in two sets, so that even
-// one column keeps two FMA chains in flight. The epilogue is write_tile's,
+// panel, times b(k, j) broadcast; k in P interleaved sets (gemm_few_n), so
+// that even one column keeps several FMA chains in flight. The epilogue is write_tile's,
 // element by element (at most MR x gemm_few_n of them).
 // Loads the MR floats of A's step at p as RV vectors (the last one masked).
 template <int MR, int RV>
@@ -1743,41 +1743,50 @@ template <int MR, int RV>
 template <int MR, int N>
 void gemm_few_n(std::int64_t kc, const float* a, const float* b, std::int64_t b_k, std::int64_t b_j, float (*t)[MR]) {
   constexpr int RV = (MR + lanes - 1) / lanes;
-  vec acc0[N][RV], acc1[N][RV];
+  // Steps k mod P add into set k mod P: P chains a column, 8 or more in all
+  // where the columns allow (one column on two chains was bound by the FMA
+  // latency: ResNet-50's 7x7 maps' 49th column cost 6 of the full tile's).
+  constexpr int P = N * RV <= 2 ? 4 : 2;
+  vec acc[P][N][RV];
 #pragma GCC unroll 4
-  for (int j = 0; j < N; ++j)
+  for (int q = 0; q < P; ++q)
 #pragma GCC unroll 4
-    for (int r = 0; r < RV; ++r) acc0[j][r] = acc1[j][r] = vec(0.0f);
+    for (int j = 0; j < N; ++j)
+#pragma GCC unroll 4
+      for (int r = 0; r < RV; ++r) acc[q][j][r] = vec(0.0f);
+  // A's step in whole vectors, reading into the next step's floats (lanes
+  // past MR are never used); the panel's last step masked, so nothing past
+  // the panel is read.
+  const auto step = [&](int q, const float* ak, const float* bk, bool last) {
+    vec av[RV];
+    if (last) {
+      load_a_step<MR>(ak, av);
+    } else {
+#pragma GCC unroll 4
+      for (int r = 0; r < RV; ++r) av[r] = load_vec(ak + r * lanes);
+    }
+#pragma GCC unroll 4
+    for (int j = 0; j < N; ++j) {
+      const vec bq(bk[j * b_j]);
+#pragma GCC unroll 4
+      for (int r = 0; r < RV; ++r) acc[q][j][r] = fmadd(av[r], bq, acc[q][j][r]);
+    }
+  };
   std::int64_t k = 0;
-  for (; k + 2 <= kc; k += 2, a += 2 * MR, b += 2 * b_k) {
-    vec a0[RV], a1[RV];
-    load_a_step<MR>(a, a0);
-    load_a_step<MR>(a + MR, a1);
+  for (; k + P < kc; k += P, a += P * MR, b += P * b_k)
 #pragma GCC unroll 4
-    for (int j = 0; j < N; ++j) {
-      const vec b0(b[j * b_j]), b1(b[b_k + j * b_j]);
-#pragma GCC unroll 4
-      for (int r = 0; r < RV; ++r) {
-        acc0[j][r] = fmadd(a0[r], b0, acc0[j][r]);
-        acc1[j][r] = fmadd(a1[r], b1, acc1[j][r]);
-      }
-    }
-  }
-  if (k < kc) {
-    vec a0[RV];
-    load_a_step<MR>(a, a0);
-#pragma GCC unroll 4
-    for (int j = 0; j < N; ++j) {
-      const vec b0(b[j * b_j]);
-#pragma GCC unroll 4
-      for (int r = 0; r < RV; ++r) acc0[j][r] = fmadd(a0[r], b0, acc0[j][r]);
-    }
-  }
+    for (int q = 0; q < P; ++q) step(q, a + q * MR, b + q * b_k, false);
+  for (int q = 0; k < kc; ++k, ++q, a += MR, b += b_k) step(q, a, b, k + 1 == kc);  // the last 1..P steps
   alignas(64) float col[N][RV * lanes];
 #pragma GCC unroll 4
   for (int j = 0; j < N; ++j)
 #pragma GCC unroll 4
-    for (int r = 0; r < RV; ++r) store_vec(col[j] + r * lanes, acc0[j][r] + acc1[j][r]);
+    for (int r = 0; r < RV; ++r) {
+      vec sum = acc[0][j][r];
+#pragma GCC unroll 4
+      for (int q = 1; q < P; ++q) sum = sum + acc[q][j][r];
+      store_vec(col[j] + r * lanes, sum);
+    }
   for (int j = 0; j < N; ++j)
     for (int i = 0; i < MR; ++i) t[j][i] = col[j][i];
 }

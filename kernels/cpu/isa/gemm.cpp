@@ -183,10 +183,25 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
               !packs_b ? nullptr
               : g.b.w_contiguous ? g.b.data + pc * g.b.ld + jc + jr
                                  : g.b.data + (jc + jr) * g.b.ld + pc;
-          if (n <= isa::gemm_few_n) {  // a last few columns: B read where it lies, never packed
-            const int64_t b_k = !packs_b ? nr : g.b.w_contiguous ? g.b.ld : 1;
-            const int64_t b_j = !packs_b || g.b.w_contiguous ? 1 : g.b.ld;
-            g.kernels->f32_gemm_few(kc, a_panel, packs_b ? src : b_panel, b_k, b_j, c, g.ldc, m, n, p);
+          if (n <= isa::gemm_few_n) {
+            // A last few columns, on the few-column kernel. Raw B's are first
+            // copied to kc rows of n floats in the panel's place: read where
+            // they lay, each step of each tile took a cache line of its own
+            // (one of 49 columns, ResNet-50's 7x7 maps, cost as much as 8 on
+            // the full tile; 4 of 196 as much as 12-20).
+            if (packs_b) {
+              // At column jr % nr of the panel's kc * nr floats: a narrow tile
+              // before it in the same panel (tile below) packs the start.
+              float* const few = b_own + (jr / nr) * b.stride + (jr % nr) * kc;
+              if (ic == m0 && ir == 0) {
+                for (int64_t k = 0; k < kc; ++k)
+                  for (int j = 0; j < n; ++j)
+                    few[k * n + j] = g.b.w_contiguous ? src[k * g.b.ld + j] : src[j * g.b.ld + k];
+              }
+              g.kernels->f32_gemm_few(kc, a_panel, few, n, 1, c, g.ldc, m, n, p);
+            } else {
+              g.kernels->f32_gemm_few(kc, a_panel, b_panel, nr, 1, c, g.ldc, m, n, p);
+            }
             if (last && then)
               for (int i = 0; i < m; ++i) then(c + i * g.ldc, c + i * g.ldc, n);
             return;
