@@ -8,6 +8,7 @@
 #include <cstring>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 #include "kernels/cpu/isa/aligned.hpp"
 #include "onyx/core/parallel.hpp"
@@ -157,7 +158,38 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
       const panels b = packs_b ? panels{b_own, kc * nr} : slice(g.b, g.K, jc, nc, pc, kc, nr, b_buffer, *g.kernels);
       for (int64_t ic = m0; ic < m1; ic += mc_block) {
         const int64_t mc = std::min(mc_block, m1 - ic);
-        const panels a = slice(g.a, g.K, ic, mc, pc, kc, mr, a_buffer, *g.kernels);
+        // Tile t computes rows [ir, ir + m) = rows_of(t) of the block from A's
+        // panel t: mr rows each, but where the block ends a few rows past a
+        // whole tile (mc % mr <= mr / 3) and A is packed here, its last
+        // mr + mc % mr rows as two tiles of about half as many (6 + 2 -> 4 +
+        // 4 on AVX2: BERT's 128 rows). A 2 x 16 tile reads as much B a step
+        // as a 6 x 16 one for a third of the FMAs, and cost 0.6-0.7 of one
+        // (0.30-0.35 a row, 0.17 on whole tiles). Any tile height sums a row
+        // the same way, so prepacked A (whose panels stay mr rows) gives the
+        // same bits.
+        const int64_t tiles = (mc + mr - 1) / mr, rest = mc % mr;
+        const bool split_last = !g.a.packed && rest > 0 && rest <= mr / 3 && tiles > 1;
+        const int64_t split_rows = (mr + rest + 1) / 2;  // the first of the last two tiles
+        const auto rows_of = [&](int64_t t) -> std::pair<int64_t, int> {
+          if (split_last && t >= tiles - 2) {
+            const int64_t r = (tiles - 2) * mr;
+            return t == tiles - 2 ? std::pair<int64_t, int>{r, static_cast<int>(split_rows)}
+                                  : std::pair<int64_t, int>{r + split_rows, static_cast<int>(mr + rest - split_rows)};
+          }
+          return {t * mr, static_cast<int>(std::min<int64_t>(mr, mc - t * mr))};
+        };
+        panels a;
+        if (split_last) {
+          const int64_t stride = kc * mr, r = (tiles - 2) * mr;
+          float* d = a_buffer.get(tiles * stride);
+          pack(g.a, ic, r, pc, kc, mr, d, stride, *g.kernels);
+          pack(g.a, ic + r, split_rows, pc, kc, mr, d + (tiles - 2) * stride, stride, *g.kernels);
+          pack(g.a, ic + r + split_rows, mr + rest - split_rows, pc, kc, mr, d + (tiles - 1) * stride, stride,
+               *g.kernels);
+          a = {d, stride};
+        } else {
+          a = slice(g.a, g.K, ic, mc, pc, kc, mr, a_buffer, *g.kernels);
+        }
         isa::f32_gemm_params p;
         p.alpha = g.alpha;
         p.beta = pc == 0 && !ep.accumulate ? g.beta : 1.0f;
@@ -167,16 +199,16 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
         // B beyond b_rows_in_l2 floats streams past the A block a panel at a
         // time (the loops at the end).
         const bool b_streams = nc * kc > b_rows_in_l2;
-        // C's rows ir.. by columns [jr, jr + n) of panel jr / nr (n < nr
+        // Tile t's rows by columns [jr, jr + n) of panel jr / nr (n < nr
         // only for the last columns). A panel not prepacked is packed by its
-        // first tile (ic == m0, ir == 0), which both orders below visit
+        // first tile (ic == m0, t == 0), which both orders below visit
         // before the panel's other tiles.
-        const auto columns = [&](int64_t jr, int64_t ir, int n) {
+        const auto columns = [&](int64_t jr, int64_t t, int n) {
+          const auto [ir, m] = rows_of(t);
           p.col_bias = last && col_bias ? col_bias + jc + jr : nullptr;
           p.row_bias = last && row_bias ? row_bias + ic + ir : nullptr;
-          const int m = static_cast<int>(std::min<int64_t>(mr, mc - ir));
           float* const c = g.C + (ic + ir) * g.ldc + jc + jr;
-          const float* const a_panel = a.data + (ir / mr) * a.stride;
+          const float* const a_panel = a.data + t * a.stride;
           const float* const b_panel = b.data + (jr / nr) * b.stride + jr % nr;
           // B not prepacked: this panel's (pc, jc + jr) corner in the raw operand.
           const float* const src =
@@ -193,7 +225,7 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
               // At column jr % nr of the panel's kc * nr floats: a narrow tile
               // before it in the same panel (tile below) packs the start.
               float* const few = b_own + (jr / nr) * b.stride + (jr % nr) * kc;
-              if (ic == m0 && ir == 0) {
+              if (ic == m0 && t == 0) {
                 for (int64_t k = 0; k < kc; ++k)
                   for (int j = 0; j < n; ++j)
                     few[k * n + j] = g.b.w_contiguous ? src[k * g.b.ld + j] : src[j * g.b.ld + k];
@@ -208,7 +240,7 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
           }
           const bool narrow = packs_b && n < nr && n <= g.kernels->gemm_narrow_nr;
           const float* b_raw = nullptr;  // set while the panel's first tile still has to pack it
-          if (packs_b && ic == m0 && ir == 0) {
+          if (packs_b && ic == m0 && t == 0) {
             if (g.b.w_contiguous && n == nr)
               b_raw = src;
             else
@@ -218,7 +250,7 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
           const isa::f32_gemm_fn gemm = narrow ? g.kernels->f32_gemm_narrow : g.kernels->f32_gemm;
           // Prepacked B streamed panel by panel (B-panel-outer order below):
           // the panel's first tile fetches the next panel.
-          p.prefetch_b = !packs_b && b_streams && ir == 0 && jr % nr == 0 && jr + nr < nc
+          p.prefetch_b = !packs_b && b_streams && t == 0 && jr % nr == 0 && jr + nr < nc
                              ? b.data + (jr / nr + 1) * b.stride
                              : nullptr;
           if (b_raw)
@@ -234,13 +266,13 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
         // prepacked splits the same way (its first part on the full-width
         // kernel, same sums), so either B gives the same bits.
         const int narrow_nr = g.kernels->gemm_narrow_nr;
-        const auto tile = [&](int64_t jr, int64_t ir) {
+        const auto tile = [&](int64_t jr, int64_t t) {
           const int n = static_cast<int>(std::min<int64_t>(nr, nc - jr));
           if (n < nr && n > narrow_nr && n - narrow_nr <= isa::gemm_few_n) {
-            columns(jr, ir, narrow_nr);
-            columns(jr + narrow_nr, ir, n - narrow_nr);
+            columns(jr, t, narrow_nr);
+            columns(jr + narrow_nr, t, n - narrow_nr);
           } else {
-            columns(jr, ir, n);
+            columns(jr, t, n);
           }
         };
         // A few columns (nc * kc floats of B within b_rows_in_l2): each A
@@ -249,11 +281,11 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
         // once per run), is read once at full use. Else B's micro-panel stays
         // put while the A block, in L2, streams past it.
         if (!b_streams) {
-          for (int64_t ir = 0; ir < mc; ir += mr)
-            for (int64_t jr = 0; jr < nc; jr += nr) tile(jr, ir);
+          for (int64_t t = 0; t < tiles; ++t)
+            for (int64_t jr = 0; jr < nc; jr += nr) tile(jr, t);
         } else {
           for (int64_t jr = 0; jr < nc; jr += nr)
-            for (int64_t ir = 0; ir < mc; ir += mr) tile(jr, ir);
+            for (int64_t t = 0; t < tiles; ++t) tile(jr, t);
         }
       }
       pc += kc;
