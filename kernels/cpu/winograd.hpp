@@ -126,7 +126,7 @@ struct shape {
 /// micro-kernel's where they fit in it (a range's last few tiles), else the
 /// full one's. Blocks before a range's last are full. Running every block
 /// narrow to pad fewer columns (as the whole range's width once was: a
-/// 56x56 map's 196 tiles in 25 blocks of 8 rather than 13 of 16) left the
+/// 56x56 map's 196 tiles in 25 blocks of 8, not 12 of 16 and one of 4) left the
 /// 6x8 tile's six accumulators short of the eight that keep AVX2's two FMA
 /// pipes busy, and read the weights twice as often per FLOP.
 inline int64_t block_width(int64_t count, const isa::table& kernels) {
