@@ -169,18 +169,17 @@ void run_block(const problem& g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
         // same bits.
         const int64_t tiles = (mc + mr - 1) / mr, rest = mc % mr;
         const bool split_last = !g.a.packed && rest > 0 && rest <= mr / 3 && tiles > 1;
-        const int64_t split_rows = (mr + rest + 1) / 2;  // the first of the last two tiles
+        // The last two tiles start at row r, the first of them split_rows high.
+        const int64_t r = (tiles - 2) * mr, split_rows = (mr + rest + 1) / 2;
         const auto rows_of = [&](int64_t t) -> std::pair<int64_t, int> {
-          if (split_last && t >= tiles - 2) {
-            const int64_t r = (tiles - 2) * mr;
+          if (split_last && t >= tiles - 2)
             return t == tiles - 2 ? std::pair<int64_t, int>{r, static_cast<int>(split_rows)}
                                   : std::pair<int64_t, int>{r + split_rows, static_cast<int>(mr + rest - split_rows)};
-          }
           return {t * mr, static_cast<int>(std::min<int64_t>(mr, mc - t * mr))};
         };
         panels a;
         if (split_last) {
-          const int64_t stride = kc * mr, r = (tiles - 2) * mr;
+          const int64_t stride = kc * mr;
           float* d = a_buffer.get(tiles * stride);
           pack(g.a, ic, r, pc, kc, mr, d, stride, *g.kernels);
           pack(g.a, ic + r, split_rows, pc, kc, mr, d + (tiles - 2) * stride, stride, *g.kernels);
