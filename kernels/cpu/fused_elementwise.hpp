@@ -5,11 +5,17 @@
 // computed as its op's kernel computes it) or, for Sigmoid and Tanh, their
 // kernels' ISA micro-kernels; the last step writes Y. Unfused, each op read
 // and wrote the whole tensor: PP-OCRv4 det's hardswish and affine steps (six
-// ops per conv) took a third of its time.
+// ops per conv) took a third of its time. The hardswish form itself
+// (x * Clip(x + c, lo, hi) / d, with or without PP-LCNet's affine step
+// after it) runs each vector through all its steps in registers
+// (isa::f32_hard_swish_form, bit for bit the steps): a step a pass cost a
+// store and a load per vector and step, and on Zen 1, which stores one 128-bit
+// half a cycle, the stores were most of the region's time.
 #pragma once
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/sigmoid.hpp"
@@ -73,6 +79,43 @@ inline void region_step(const ops::fused::Elementwise::step& s, const region_ope
   isa::active().f32_step(step, in[0].v, in[0].s, in[1].v, in[1].s, p, q, y, n);
 }
 
+/// Where a region is the hardswish form isa::f32_hard_swish_form computes
+/// in registers, its constants' operands (E::absent: a Clip bound not given;
+/// affine false: the region ends at the division).
+struct hard_swish_form {
+  std::int64_t c, lo, hi, d, s = 0, t = 0;
+  bool affine = false;
+};
+inline std::optional<hard_swish_form> match_hard_swish_form(const std::vector<ops::fused::Elementwise::step>& steps) {
+  using E = ops::fused::Elementwise;
+  using op = E::op;
+  if (steps.size() != 4 && steps.size() != 6) return std::nullopt;
+  // A binary step of `value` (0: X, s + 1: step s) and a constant; the constant's operand.
+  const auto with_constant = [&](std::size_t i, op what, std::int64_t value, bool either_order) -> std::int64_t {
+    const E::step& st = steps[i];
+    if (st.what != what) return 0;
+    if (st.operand[0] == value && st.operand[1] < 0 && st.operand[1] != E::absent) return st.operand[1];
+    if (either_order && st.operand[1] == value && st.operand[0] < 0 && st.operand[0] != E::absent) return st.operand[0];
+    return 0;
+  };
+  hard_swish_form f;
+  f.c = with_constant(0, op::add, 0, true);
+  const E::step& clip = steps[1];
+  const E::step& mul = steps[2];
+  f.d = with_constant(3, op::div, 3, false);
+  if (!f.c || !f.d || clip.what != op::clip || clip.operand[0] != 1 || clip.operand[1] >= 0 || clip.operand[2] >= 0 ||
+      mul.what != op::mul || !((mul.operand[0] == 0 && mul.operand[1] == 2) || (mul.operand[0] == 2 && mul.operand[1] == 0)))
+    return std::nullopt;
+  f.lo = clip.operand[1], f.hi = clip.operand[2];
+  if (steps.size() == 6) {
+    f.s = with_constant(4, op::mul, 4, true);
+    f.t = with_constant(5, op::add, 5, true);
+    if (!f.s || !f.t) return std::nullopt;
+    f.affine = true;
+  }
+  return f;
+}
+
 }  // namespace kernels::cpu
 
 template <> struct kernel<ops::fused::Elementwise, cpu> {
@@ -108,29 +151,46 @@ template <> struct kernel<ops::fused::Elementwise, cpu> {
     const float* xs = x.data<float>();
     float* ys = y.data<float>();
     const std::int64_t grain = std::max<std::int64_t>(1, elementwise_grain / region_chunk);
-    parallel_for(c.pool(), units, grain, [&](std::int64_t begin, std::int64_t end) {
+    // f(at, channel, n) for each chunk: n floats from at, within one plane.
+    const auto over_chunks = [&](auto f) {
+      parallel_for(c.pool(), units, grain, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t u = begin; u < end; ++u) {
+          const std::int64_t plane = u / per_plane, first = (u % per_plane) * region_chunk;
+          f(plane * inner + first, plane % channels, std::min(region_chunk, inner - first));
+        }
+      });
+    };
+    // A constant operand's value for a channel (`none` where it is absent).
+    const auto value = [&](std::int64_t v, std::int64_t channel, float none) {
+      if (v == E::absent) return none;
+      const tensor& k = c.input(static_cast<int>(-v));
+      return k.data<float>()[k.size() == 1 ? 0 : channel];
+    };
+    if (const auto form = match_hard_swish_form(steps)) {  // in registers, one pass
+      const auto fn = isa::active().f32_hard_swish_form;
+      over_chunks([&](std::int64_t at, std::int64_t channel, std::int64_t n) {
+        const float lowest = std::numeric_limits<float>::lowest(), highest = std::numeric_limits<float>::max();
+        fn(xs + at, value(form->c, channel, 0), value(form->lo, channel, lowest), value(form->hi, channel, highest),
+           value(form->d, channel, 1), form->affine, value(form->s, channel, 1), value(form->t, channel, 0), ys + at, n);
+      });
+      return ok();
+    }
+    over_chunks([&](std::int64_t at, std::int64_t channel, std::int64_t n) {
       alignas(64) float buffers[region_buffer_floats];
       const auto buffer = [&](std::int64_t s) { return buffers + s * region_chunk; };
-      for (std::int64_t u = begin; u < end; ++u) {
-        const std::int64_t plane = u / per_plane, first = (u % per_plane) * region_chunk;
-        const std::int64_t channel = plane % channels, at = plane * inner + first;
-        const std::int64_t n = std::min(region_chunk, inner - first);
-        for (std::size_t s = 0; s < steps.size(); ++s) {
-          region_operand in[3];
-          for (int j = 0; j < 3; ++j) {
-            const std::int64_t v = steps[s].operand[j];
-            if (v == E::absent) continue;
-            if (v == 0) {
-              in[j].v = xs + at;
-            } else if (v > 0) {
-              in[j].v = buffer(v - 1);
-            } else {
-              const tensor& k = c.input(static_cast<int>(-v));
-              in[j].s = k.data<float>()[k.size() == 1 ? 0 : channel];
-            }
-          }
-          region_step(steps[s], in, s + 1 == steps.size() ? ys + at : buffer(static_cast<std::int64_t>(s)), n);
+      for (std::size_t s = 0; s < steps.size(); ++s) {
+        region_operand in[3];
+        for (int j = 0; j < 3; ++j) {
+          const std::int64_t v = steps[s].operand[j];
+          if (v == E::absent) continue;
+          if (v == 0)
+            in[j].v = xs + at;
+          else if (v > 0)
+            in[j].v = buffer(v - 1);
+          else
+            in[j].s = value(v, channel, 0);
         }
+        region_step(steps[s], in, s + 1 == steps.size() ? ys + at : buffer(static_cast<std::int64_t>(s)), n);
       }
     });
     return ok();

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <limits>
 
+#include "kernels/cpu/fused_elementwise.hpp"
+#include "kernels/cpu/isa/isa.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/fused/elementwise.hpp"
 #include "onyx/session.hpp"
@@ -81,6 +83,91 @@ TEST_CASE("fuse_elementwise: a written-out hardswish and an affine step per chan
   });
   CHECK(compare(path, shape) == list{"onyx.fused.Elementwise"});
   CHECK(compare(path, shape, 2) == list{"onyx.fused.Elementwise"});
+}
+
+TEST_CASE("fuse_elementwise: the hardswish form in its other spellings runs in registers, bit for bit") {
+  using E = ops::fused::Elementwise;
+  const extents shape{1, 3, 5, 41};
+  SECTION("operands swapped, no upper bound, no affine step") {
+    auto path = build("fuse_elementwise_hardswish_swapped.onnx", shape, [](graph::model_builder& b, const std::string& x) {
+      auto three = b.initializer("three", tensor::scalar(3.0f));
+      auto zero = b.initializer("zero", tensor::scalar(0.0f));
+      auto six = b.initializer("six", tensor::scalar(6.0f));
+      auto clip = b.node("Clip", {b.node("Add", {three, x}), zero});
+      b.output(b.node("Div", {b.node("Mul", {clip, x}), six}));
+    });
+    CHECK(compare(path, shape) == list{"onyx.fused.Elementwise"});
+  }
+  SECTION("the affine step's operands swapped") {
+    auto path = build("fuse_elementwise_hardswish_affine.onnx", shape, [](graph::model_builder& b, const std::string& x) {
+      auto three = b.initializer("three", tensor::scalar(3.0f));
+      auto zero = b.initializer("zero", tensor::scalar(0.0f));
+      auto six = b.initializer("six", tensor::scalar(6.0f));
+      auto a = b.initializer("a", tensor::scalar(0.37f));
+      auto c = b.initializer("c", random_tensor({3, 1, 1}, -1, 1, 3));
+      auto clip = b.node("Clip", {b.node("Add", {x, three}), zero, six});
+      auto h = b.node("Div", {b.node("Mul", {x, clip}), six});
+      b.output(b.node("Add", {c, b.node("Mul", {a, h})}));
+    });
+    CHECK(compare(path, shape, 2) == list{"onyx.fused.Elementwise"});
+  }
+  SECTION("the kernel takes these step lists for the register path, and leaves others") {
+    const auto step = [](E::op what, std::int64_t a, std::int64_t b, std::int64_t c = E::absent) {
+      E::step s;
+      s.what = what, s.operand[0] = a, s.operand[1] = b, s.operand[2] = c;
+      return s;
+    };
+    std::vector<E::step> form{step(E::op::add, -1, 0), step(E::op::clip, 1, -2, -3), step(E::op::mul, 2, 0),
+                              step(E::op::div, 3, -1)};
+    auto f = kernels::cpu::match_hard_swish_form(form);
+    REQUIRE(f);
+    CHECK((f->c == -1 && f->lo == -2 && f->hi == -3 && f->d == -1 && !f->affine));
+    form.push_back(step(E::op::mul, -4, 4));
+    form.push_back(step(E::op::add, 5, -5));
+    f = kernels::cpu::match_hard_swish_form(form);
+    REQUIRE(f);
+    CHECK((f->s == -4 && f->t == -5 && f->affine));
+    auto divided_by_x = form;
+    divided_by_x[3] = step(E::op::div, -1, 3);  // 6 / (x * clip): not the form
+    CHECK_FALSE(kernels::cpu::match_hard_swish_form(divided_by_x));
+    auto squared = form;
+    squared[2] = step(E::op::mul, 2, 2);  // clip * clip
+    CHECK_FALSE(kernels::cpu::match_hard_swish_form(squared));
+    form.pop_back();
+    CHECK_FALSE(kernels::cpu::match_hard_swish_form(form));  // five steps
+  }
+}
+
+TEST_CASE("isa f32_hard_swish_form: bit for bit the f32_step sequence, at every ISA level") {
+  namespace isa = kernels::cpu::isa;
+  const tensor xt = random_tensor({1001}, -9, 9, 7);
+  std::vector<float> x(xt.data<float>(), xt.data<float>() + xt.size());
+  const float special[] = {std::numeric_limits<float>::quiet_NaN(), INFINITY, -INFINITY, -0.0f, 0.0f, -3.0f, 3.0f,
+                           1e-40f, -1e-40f, 3e38f, -3e38f};
+  for (std::size_t i = 0; i < std::size(special); ++i) x[i * 13] = special[i];
+  const auto n = static_cast<std::int64_t>(x.size());
+  for (auto l : isa::all_levels) {
+    const isa::table* t = isa::find(l);
+    if (!t) continue;
+    for (bool affine : {false, true})
+      for (float hi : {6.0f, std::numeric_limits<float>::max()}) {
+        INFO("level " << isa::name(l) << (affine ? ", affine" : "") << ", hi " << hi);
+        std::vector<float> a(x.size()), b(x.size()), got(x.size());
+        t->f32_step(isa::f32_step::add, x.data(), 0, nullptr, 3.0f, 0, 0, a.data(), n);
+        t->f32_step(isa::f32_step::clip, a.data(), 0, nullptr, 0, 0.0f, hi, b.data(), n);
+        t->f32_step(isa::f32_step::mul, x.data(), 0, b.data(), 0, 0, 0, a.data(), n);
+        t->f32_step(isa::f32_step::div, a.data(), 0, nullptr, 6.0f, 0, 0, b.data(), n);
+        if (affine) {
+          t->f32_step(isa::f32_step::mul, b.data(), 0, nullptr, 0.7f, 0, 0, a.data(), n);
+          t->f32_step(isa::f32_step::add, a.data(), 0, nullptr, -0.2f, 0, 0, b.data(), n);
+        }
+        t->f32_hard_swish_form(x.data(), 3.0f, 0.0f, hi, 6.0f, affine, 0.7f, -0.2f, got.data(), n);
+        for (std::int64_t i = 0; i < n; ++i) {
+          INFO("x = " << x[i] << ": steps " << b[i] << ", form " << got[i]);
+          REQUIRE((std::memcmp(&b[i], &got[i], sizeof(float)) == 0 || (std::isnan(b[i]) && std::isnan(got[i]))));
+        }
+      }
+  }
 }
 
 TEST_CASE("fuse_elementwise: every op the region runs, with one-value constants") {

@@ -65,6 +65,28 @@ V divide(V a, V b) {  // a / b, correctly rounded
 #endif
   return a / b;
 }
+// v as it is, hidden from the optimizer: GCC contracts a product and a sum
+// into an FMA across statements in C++, so a product followed by a sum that
+// must round twice (as two steps do) goes through this in between.
+template <class V>
+V rounded(V v) {
+  if constexpr (std::is_same_v<V, float>) {
+#if defined(__x86_64__) || defined(__i386__)
+    asm("" : "+x"(v));
+#elif defined(__aarch64__)
+    asm("" : "+w"(v));
+#endif
+    return v;
+  } else {
+    auto r = static_cast<typename V::register_type>(v);
+#if defined(__x86_64__) || defined(__i386__)
+    asm("" : "+x"(r));
+#elif defined(__aarch64__)
+    asm("" : "+w"(r));
+#endif
+    return V(r);
+  }
+}
 template <class V, class M>
 V where(M mask, V a, V b) {
   if constexpr (std::is_same_v<V, float>) return mask ? a : b;
@@ -965,6 +987,29 @@ void elementwise_step(isa::f32_step op, const float* a, float as, const float* b
         return where(x < V(0.0f), -x, x);
       });
   }
+}
+
+// isa::f32_hard_swish_form_fn: the steps add, clip, mul, div (and mul, add)
+// of elementwise_step, one vector through all of them; each operation its
+// own statement, so nothing is contracted into an FMA.
+void hard_swish_form(const float* x, float c, float lo, float hi, float d, bool affine, float s, float t, float* y,
+                     std::int64_t n) {
+  const auto steps = [&](auto v) {
+    using V = decltype(v);
+    V u = v + V(c);
+    u = clamp_keeping_nan(u, lo, hi);
+    u = v * u;
+    u = divide(u, V(d));
+    return u;
+  };
+  if (!affine) return step_loop(x, 0.0f, nullptr, 0.0f, y, n, [&](auto v, auto) { return steps(v); });
+  step_loop(x, 0.0f, nullptr, 0.0f, y, n, [&](auto v, auto) {
+    using V = decltype(v);
+    V u = steps(v);
+    u = rounded(u * V(s));
+    u = u + V(t);
+    return u;
+  });
 }
 
 // isa::f32_affine_fn: x * scale + shift (a product and a sum, as the

@@ -46,6 +46,10 @@ void f32_step__sse_x4(f32_step op, const float* a, float as, const float* b, flo
 void f32_affine__sse_x4(const float* x, float scale, float shift, float lo, float hi, float* y, std::int64_t n) {
   affine_clamp(x, scale, shift, lo, hi, y, n);
 }
+void f32_hard_swish_form__sse_x4(const float* x, float c, float lo, float hi, float d, bool affine, float s, float t,
+                        float* y, std::int64_t n) {
+  hard_swish_form(x, c, lo, hi, d, affine, s, t, y, n);
+}
 void f32_layer_norm_row__sse_x4(const float* x, const float* skip, const float* add, float* sum, float* y,
                          std::int64_t n, const float* scale, const float* bias, float eps, float* stats) {
   layer_norm_row(x, skip, add, sum, y, n, scale, bias, eps, stats);
@@ -103,6 +107,7 @@ const table kernel_table = {
     .f32_gelu_tanh = f32_gelu_tanh__sse_x4,
     .f32_step = f32_step__sse_x4,
     .f32_affine = f32_affine__sse_x4,
+    .f32_hard_swish_form = f32_hard_swish_form__sse_x4,
     .f32_layer_norm_row = f32_layer_norm_row__sse_x4,
     .f32_softmax_rows = f32_softmax_rows__sse_x4,
     .f32_dwconv = f32_dwconv__sse_x4,

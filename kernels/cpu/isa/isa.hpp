@@ -266,6 +266,15 @@ using f32_step_fn = void (*)(f32_step op, const float* a, float as, const float*
 /// lo = -inf and hi = +inf clamp nothing); y may equal x. One channel plane
 /// of BatchNormalization and of its fused clamp.
 using f32_affine_fn = void (*)(const float* x, float scale, float shift, float lo, float hi, float* y, std::int64_t n);
+/// onyx.fused.Elementwise's hardswish as ONNX exporters write it out, and
+/// the affine step PP-LCNet puts after it: for i < n,
+///   u = x[i] + c; u = Clip(u, lo, hi) (a NaN stays NaN); u = x[i] * u;
+///   u = u / d; then, when `affine`, u = u * s; u = u + t; y[i] = u,
+/// each operation rounded on its own exactly as its f32_step computes it, so
+/// the result is bit for bit that of the steps, in registers instead of one
+/// pass over an L1 buffer a step. y may equal x.
+using f32_hard_swish_form_fn = void (*)(const float* x, float c, float lo, float hi, float d, bool affine, float s,
+                                        float t, float* y, std::int64_t n);
 /// LayerNorm of one contiguous row of n floats (n >= 1): mean and biased
 /// variance in float with vector partial sums (two passes), then
 /// y = (x - mean) * inv_std * scale[j] (+ bias[j] unless bias is null);
@@ -310,6 +319,7 @@ struct table {
   f32_unary_fn f32_gelu_tanh; // x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))); in place allowed
   f32_step_fn f32_step;  // onyx.fused.Elementwise's steps
   f32_affine_fn f32_affine;
+  f32_hard_swish_form_fn f32_hard_swish_form;
   f32_layer_norm_fn f32_layer_norm_row;
   f32_softmax_rows_fn f32_softmax_rows;
   f32_dwconv_fn f32_dwconv;
