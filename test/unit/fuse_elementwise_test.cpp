@@ -9,7 +9,6 @@
 #include <limits>
 
 #include "kernels/cpu/fused_elementwise.hpp"
-#include "kernels/cpu/isa/isa.hpp"
 #include "onyx/graph/model_builder.hpp"
 #include "onyx/ops/fused/elementwise.hpp"
 #include "onyx/session.hpp"
@@ -135,38 +134,6 @@ TEST_CASE("fuse_elementwise: the hardswish form in its other spellings runs in r
     CHECK_FALSE(kernels::cpu::match_hard_swish_form(squared));
     form.pop_back();
     CHECK_FALSE(kernels::cpu::match_hard_swish_form(form));  // five steps
-  }
-}
-
-TEST_CASE("isa f32_hard_swish_form: bit for bit the f32_step sequence, at every ISA level") {
-  namespace isa = kernels::cpu::isa;
-  const tensor xt = random_tensor({1001}, -9, 9, 7);
-  std::vector<float> x(xt.data<float>(), xt.data<float>() + xt.size());
-  const float special[] = {std::numeric_limits<float>::quiet_NaN(), INFINITY, -INFINITY, -0.0f, 0.0f, -3.0f, 3.0f,
-                           1e-40f, -1e-40f, 3e38f, -3e38f};
-  for (std::size_t i = 0; i < std::size(special); ++i) x[i * 13] = special[i];
-  const auto n = static_cast<std::int64_t>(x.size());
-  for (auto l : isa::all_levels) {
-    const isa::table* t = isa::find(l);
-    if (!t) continue;
-    for (bool affine : {false, true})
-      for (float hi : {6.0f, std::numeric_limits<float>::max()}) {
-        INFO("level " << isa::name(l) << (affine ? ", affine" : "") << ", hi " << hi);
-        std::vector<float> a(x.size()), b(x.size()), got(x.size());
-        t->f32_step(isa::f32_step::add, x.data(), 0, nullptr, 3.0f, 0, 0, a.data(), n);
-        t->f32_step(isa::f32_step::clip, a.data(), 0, nullptr, 0, 0.0f, hi, b.data(), n);
-        t->f32_step(isa::f32_step::mul, x.data(), 0, b.data(), 0, 0, 0, a.data(), n);
-        t->f32_step(isa::f32_step::div, a.data(), 0, nullptr, 6.0f, 0, 0, b.data(), n);
-        if (affine) {
-          t->f32_step(isa::f32_step::mul, b.data(), 0, nullptr, 0.7f, 0, 0, a.data(), n);
-          t->f32_step(isa::f32_step::add, a.data(), 0, nullptr, -0.2f, 0, 0, b.data(), n);
-        }
-        t->f32_hard_swish_form(x.data(), 3.0f, 0.0f, hi, 6.0f, affine, 0.7f, -0.2f, got.data(), n);
-        for (std::int64_t i = 0; i < n; ++i) {
-          INFO("x = " << x[i] << ": steps " << b[i] << ", form " << got[i]);
-          REQUIRE((std::memcmp(&b[i], &got[i], sizeof(float)) == 0 || (std::isnan(b[i]) && std::isnan(got[i]))));
-        }
-      }
   }
 }
 

@@ -9,10 +9,12 @@
 //   gelu      abs 2e-6 (4 ulp at 8), rel 2e-6 where |gelu| > 0.1; 0 or x past +-4 sqrt 2
 //   softmax   rel 1e-6 + 2^-23 |x - max| per element (the rounding of x - max
 //             in float, inherent to a float softmax, dominates for large gaps)
+// and f32_hard_swish_form, bit for bit the f32_step sequence it stands for.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <algorithm>
 #include <limits>
 #include <random>
@@ -280,4 +282,33 @@ TEST_CASE("f32_strided_copy: every stride, length and level; reads stop at the l
         CHECK(dst[static_cast<std::size_t>(n)] == -1.0f);
       }
   }
+}
+
+TEST_CASE("isa f32_hard_swish_form: bit for bit the f32_step sequence, at every ISA level") {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> d(-9.0f, 9.0f);
+  std::vector<float> x(1001);
+  for (auto& v : x) v = d(rng);
+  const float special[] = {qnan, inf, -inf, -0.0f, 0.0f, -3.0f, 3.0f, 1e-40f, -1e-40f, 3e38f, -3e38f};
+  for (std::size_t i = 0; i < std::size(special); ++i) x[i * 13] = special[i];
+  const auto n = static_cast<int64_t>(x.size());
+  for (const isa::table* t : levels())
+    for (bool affine : {false, true})
+      for (float hi : {6.0f, std::numeric_limits<float>::max()}) {
+        INFO((affine ? "affine" : "no affine") << ", hi " << hi);
+        std::vector<float> a(x.size()), b(x.size()), got(x.size());
+        t->f32_step(isa::f32_step::add, x.data(), 0, nullptr, 3.0f, 0, 0, a.data(), n);
+        t->f32_step(isa::f32_step::clip, a.data(), 0, nullptr, 0, 0.0f, hi, b.data(), n);
+        t->f32_step(isa::f32_step::mul, x.data(), 0, b.data(), 0, 0, 0, a.data(), n);
+        t->f32_step(isa::f32_step::div, a.data(), 0, nullptr, 6.0f, 0, 0, b.data(), n);
+        if (affine) {
+          t->f32_step(isa::f32_step::mul, b.data(), 0, nullptr, 0.7f, 0, 0, a.data(), n);
+          t->f32_step(isa::f32_step::add, a.data(), 0, nullptr, -0.2f, 0, 0, b.data(), n);
+        }
+        t->f32_hard_swish_form(x.data(), 3.0f, 0.0f, hi, 6.0f, affine, 0.7f, -0.2f, got.data(), n);
+        for (int64_t i = 0; i < n; ++i) {
+          INFO("x = " << x[i] << ": steps " << b[i] << ", form " << got[i]);
+          REQUIRE((std::memcmp(&b[i], &got[i], sizeof(float)) == 0 || (std::isnan(b[i]) && std::isnan(got[i]))));
+        }
+      }
 }
