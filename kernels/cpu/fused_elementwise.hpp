@@ -80,10 +80,10 @@ inline void region_step(const ops::fused::Elementwise::step& s, const region_ope
 }
 
 /// Where a region is the hardswish form isa::f32_hard_swish_form computes
-/// in registers, its constants' operands (E::absent: a Clip bound not given;
-/// affine false: the region ends at the division).
+/// in registers, its constants' operands (E::absent: a Clip bound not given,
+/// or s and t where the region ends at the division, affine false).
 struct hard_swish_form {
-  std::int64_t c, lo, hi, d, s = 0, t = 0;
+  std::int64_t c, lo, hi, d, s = ops::fused::Elementwise::absent, t = ops::fused::Elementwise::absent;
   bool affine = false;
 };
 inline std::optional<hard_swish_form> match_hard_swish_form(const std::vector<ops::fused::Elementwise::step>& steps) {

@@ -121,6 +121,7 @@ TEST_CASE("fuse_elementwise: the hardswish form in its other spellings runs in r
     auto f = kernels::cpu::match_hard_swish_form(form);
     REQUIRE(f);
     CHECK((f->c == -1 && f->lo == -2 && f->hi == -3 && f->d == -1 && !f->affine));
+    CHECK((f->s == E::absent && f->t == E::absent));
     form.push_back(step(E::op::mul, -4, 4));
     form.push_back(step(E::op::add, 5, -5));
     f = kernels::cpu::match_hard_swish_form(form);
